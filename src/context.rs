@@ -1,0 +1,166 @@
+//! The global options (SPEC §2) and the per-call context every tool runs with.
+
+use crate::envelope::Format;
+use crate::error::{Code, Result, ToolError};
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Global options after flags and environment variables are merged (a flag wins).
+#[derive(Debug, Clone)]
+pub struct Globals {
+    pub root: Option<PathBuf>,
+    pub session: Option<String>,
+    pub state_dir: Option<PathBuf>,
+    pub no_sandbox: bool,
+    pub no_read_check: bool,
+    pub allow_private: bool,
+    pub allow_dangerous: bool,
+    pub format: Format,
+    pub pretty: bool,
+}
+
+/// Everything a tool call runs with. One per call; not shared between threads.
+pub struct Ctx {
+    /// The root as given, absolute and lexically normal: paths are shown relative to it.
+    pub root: PathBuf,
+    /// The root's real path: the sandbox boundary.
+    pub root_real: PathBuf,
+    pub session: String,
+    pub state_dir: PathBuf,
+    pub sandbox: bool,
+    pub read_check: bool,
+    #[allow(dead_code)] // read by fetch (issue 7)
+    pub allow_private: bool,
+    #[allow(dead_code)] // read by run (issue 10)
+    pub allow_dangerous: bool,
+    /// How long a state or file lock may be waited for (SPEC §2.2: 10 s).
+    pub lock_wait: Duration,
+    warnings: RefCell<Vec<String>>,
+}
+
+pub fn valid_session(s: &str) -> bool {
+    (1..=64).contains(&s.len())
+        && s != "."
+        && s != ".."
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'_' || b == b'-')
+}
+
+/// The default state dir: `$XDG_STATE_HOME/loopr-tool`, else `~/.local/state/loopr-tool`.
+/// `HOME` is read from the environment, never through getpwuid (a static binary's NSS trap).
+fn default_state_dir() -> Result<PathBuf> {
+    if let Some(x) = std::env::var_os("XDG_STATE_HOME").filter(|x| Path::new(x).is_absolute()) {
+        return Ok(PathBuf::from(x).join("loopr-tool"));
+    }
+    if let Some(home) = std::env::var_os("HOME").filter(|h| Path::new(h).is_absolute()) {
+        return Ok(PathBuf::from(home).join(".local/state/loopr-tool"));
+    }
+    Err(
+        ToolError::usage("no state directory: neither XDG_STATE_HOME nor HOME is set")
+            .hint("Pass --state-dir DIR or set LOOPR_STATE_DIR."),
+    )
+}
+
+/// `a/./b/../c` → `a/c`, without touching the file system.
+pub fn normalize_lexically(p: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+fn absolute(p: &Path) -> Result<PathBuf> {
+    let cwd = std::env::current_dir()
+        .map_err(|e| ToolError::new(Code::IoError, format!("no current directory: {e}")))?;
+    Ok(normalize_lexically(&cwd.join(p)))
+}
+
+impl Ctx {
+    pub fn new(g: &Globals) -> Result<Ctx> {
+        let root_given = match &g.root {
+            Some(r) => r.clone(),
+            None => PathBuf::from("."),
+        };
+        let root = absolute(&root_given)?;
+        let root_real = std::fs::canonicalize(&root).map_err(|e| {
+            ToolError::usage(format!(
+                "the root {} cannot be used: {e}",
+                root_given.display()
+            ))
+            .hint("Pass --root DIR (or LOOPR_ROOT) naming an existing directory.")
+        })?;
+        if !root_real.is_dir() {
+            return Err(ToolError::usage(format!(
+                "the root {} is not a directory",
+                root_given.display()
+            )));
+        }
+        let session = g.session.clone().unwrap_or_else(|| "default".to_string());
+        if !valid_session(&session) {
+            return Err(ToolError::usage(format!(
+                "invalid session id {session:?}: it must match [A-Za-z0-9._-]{{1,64}} and not be . or .."
+            )));
+        }
+        let state_dir = match &g.state_dir {
+            Some(d) => absolute(d)?,
+            None => default_state_dir()?,
+        };
+        let lock_wait = std::env::var("LOOPR_LOCK_TIMEOUT_MS")
+            .ok()
+            .and_then(|v| v.parse::<u64>().ok())
+            .map(Duration::from_millis)
+            .unwrap_or(Duration::from_secs(10));
+        Ok(Ctx {
+            root,
+            root_real,
+            session,
+            state_dir,
+            sandbox: !g.no_sandbox,
+            read_check: !g.no_read_check,
+            allow_private: g.allow_private,
+            allow_dangerous: g.allow_dangerous,
+            lock_wait,
+            warnings: RefCell::new(Vec::new()),
+        })
+    }
+
+    /// A warning that does not stop the tool: it joins `data.warnings` and `output`.
+    pub fn warn(&self, w: impl Into<String>) {
+        self.warnings.borrow_mut().push(w.into());
+    }
+
+    pub fn take_warnings(&self) -> Vec<String> {
+        std::mem::take(&mut self.warnings.borrow_mut())
+    }
+
+    /// A path as shown in `output` and `data` (SPEC 16.1): relative to the root, lexically, with
+    /// `/` separators and no `./`; `.` for the root; absolute when outside it. `real` is the
+    /// resolved path, used when the lexical form leaves the root but the real one does not.
+    pub fn show(&self, lexical: &Path, real: Option<&Path>) -> String {
+        let lexical = normalize_lexically(lexical);
+        for (base, p) in [
+            (&self.root, lexical.as_path()),
+            (&self.root_real, lexical.as_path()),
+        ]
+        .into_iter()
+        .chain(real.map(|r| (&self.root_real, r)))
+        {
+            if let Ok(rel) = p.strip_prefix(base) {
+                let s = rel.to_string_lossy().into_owned();
+                return if s.is_empty() { ".".to_string() } else { s };
+            }
+        }
+        lexical.to_string_lossy().into_owned()
+    }
+}

@@ -1,0 +1,175 @@
+//! Error codes of the contract (SPEC §3) and the error every tool returns.
+//!
+//! A `ToolError` carries everything the envelope needs: the code, a message written for a model
+//! that must recover, an optional hint, and the extra fields a code defines (`path`, `limit`, …).
+
+use serde_json::{Map, Value};
+use std::fmt;
+use std::io;
+use std::path::Path;
+
+/// Every error code of SPEC §3. Later tools use the codes that this foundation does not.
+#[allow(dead_code)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Code {
+    InvalidInput,
+    UnknownTool,
+    NotFound,
+    IsDirectory,
+    NotADirectory,
+    OutsideRoot,
+    PermissionDenied,
+    BinaryFile,
+    UnsupportedFile,
+    TooLarge,
+    NotRead,
+    StaleRead,
+    NoMatch,
+    AmbiguousMatch,
+    NoChange,
+    InvalidRegex,
+    InvalidGlob,
+    InvalidUrl,
+    BlockedUrl,
+    HttpError,
+    NetworkError,
+    Timeout,
+    UnsupportedContent,
+    LockTimeout,
+    CommandFailed,
+    BlockedCommand,
+    IoError,
+    InternalError,
+}
+
+impl Code {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::InvalidInput => "invalid_input",
+            Code::UnknownTool => "unknown_tool",
+            Code::NotFound => "not_found",
+            Code::IsDirectory => "is_directory",
+            Code::NotADirectory => "not_a_directory",
+            Code::OutsideRoot => "outside_root",
+            Code::PermissionDenied => "permission_denied",
+            Code::BinaryFile => "binary_file",
+            Code::UnsupportedFile => "unsupported_file",
+            Code::TooLarge => "too_large",
+            Code::NotRead => "not_read",
+            Code::StaleRead => "stale_read",
+            Code::NoMatch => "no_match",
+            Code::AmbiguousMatch => "ambiguous_match",
+            Code::NoChange => "no_change",
+            Code::InvalidRegex => "invalid_regex",
+            Code::InvalidGlob => "invalid_glob",
+            Code::InvalidUrl => "invalid_url",
+            Code::BlockedUrl => "blocked_url",
+            Code::HttpError => "http_error",
+            Code::NetworkError => "network_error",
+            Code::Timeout => "timeout",
+            Code::UnsupportedContent => "unsupported_content",
+            Code::LockTimeout => "lock_timeout",
+            Code::CommandFailed => "command_failed",
+            Code::BlockedCommand => "blocked_command",
+            Code::IoError => "io_error",
+            Code::InternalError => "internal_error",
+        }
+    }
+
+    /// Exit status of SPEC §1.3: 2 for bad input or usage, 1 for every other failure.
+    pub fn exit_status(self) -> i32 {
+        if self == Code::InvalidInput { 2 } else { 1 }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct ToolError {
+    pub code: Code,
+    pub message: String,
+    pub hint: Option<String>,
+    /// Extra fields of `error` named per code (`path`, `limit`, `field`, …), in insertion order.
+    pub extra: Map<String, Value>,
+    /// `data` on failure, for the tools that define one (run).
+    pub data: Option<Value>,
+}
+
+pub type Result<T> = std::result::Result<T, ToolError>;
+
+impl ToolError {
+    pub fn new(code: Code, message: impl Into<String>) -> Self {
+        ToolError {
+            code,
+            message: message.into(),
+            hint: None,
+            extra: Map::new(),
+            data: None,
+        }
+    }
+
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    pub fn with(mut self, key: &str, value: impl Into<Value>) -> Self {
+        self.extra.insert(key.to_string(), value.into());
+        self
+    }
+
+    /// `invalid_input` blaming one field.
+    pub fn invalid(field: &str, message: impl Into<String>) -> Self {
+        ToolError::new(Code::InvalidInput, message).with("field", field)
+    }
+
+    /// `invalid_input` with no single field at fault (bad JSON, usage).
+    pub fn usage(message: impl Into<String>) -> Self {
+        ToolError::new(Code::InvalidInput, message)
+    }
+
+    pub fn internal(message: impl Into<String>) -> Self {
+        ToolError::new(Code::InternalError, message)
+    }
+
+    /// Maps an OS error on `shown` (the path as the user named it) to the contract's codes.
+    pub fn io(err: &io::Error, shown: &str, doing: &str) -> Self {
+        match err.kind() {
+            io::ErrorKind::NotFound => {
+                ToolError::new(Code::NotFound, format!("{shown} does not exist"))
+                    .with("path", shown)
+                    .hint("Check the path with glob or tree.")
+            }
+            io::ErrorKind::PermissionDenied => ToolError::new(
+                Code::PermissionDenied,
+                format!("permission denied {doing} {shown}"),
+            )
+            .with("path", shown),
+            io::ErrorKind::IsADirectory => ToolError::is_directory(shown),
+            _ => ToolError::new(Code::IoError, format!("{doing} {shown} failed: {err}"))
+                .with("path", shown),
+        }
+    }
+
+    pub fn is_directory(shown: &str) -> Self {
+        ToolError::new(
+            Code::IsDirectory,
+            format!("{shown} is a directory, not a file"),
+        )
+        .with("path", shown)
+        .hint("Use tree or glob to list a directory.")
+    }
+
+    /// An I/O failure in the state directory: not the user's file, so no `path` field.
+    pub fn state(err: &io::Error, what: &Path) -> Self {
+        ToolError::new(
+            Code::IoError,
+            format!("state directory: {}: {err}", what.display()),
+        )
+        .hint("Check --state-dir (LOOPR_STATE_DIR): it must be a writable directory.")
+    }
+}
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code.as_str(), self.message)
+    }
+}

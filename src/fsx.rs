@@ -1,0 +1,146 @@
+//! Replacing a file's content safely (SPEC §6, 16.5), shared by write, edit and undo.
+//!
+//! Atomic by default: a temp file in the target's directory, fsync, rename over the target, fsync
+//! of the directory. The target is the real path, so a symlink is followed and the link kept. A
+//! file with several hard links is rewritten in place instead (a rename would split it from its
+//! other names). Permission bits and, where allowed, ownership are carried over.
+
+use crate::reads::Fingerprint;
+use std::fs::{File, Metadata, OpenOptions, Permissions};
+use std::io::{self, Write};
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::Path;
+
+/// Writes `bytes` to `real`. `existing` is the target's metadata when it exists. Creates missing
+/// parent directories (mode `0777 & ~umask`). Returns the new fingerprint.
+pub fn replace(real: &Path, bytes: &[u8], existing: Option<&Metadata>) -> io::Result<Fingerprint> {
+    if existing.is_some_and(|m| m.nlink() > 1) {
+        // In place: mode and owner are the inode's own and stay as they are.
+        let mut f = OpenOptions::new().write(true).truncate(true).open(real)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        return Ok(Fingerprint::of_bytes(bytes, &f.metadata()?));
+    }
+    let dir = real
+        .parent()
+        .ok_or_else(|| io::Error::other("no parent directory"))?;
+    let created = create_parents(dir)?;
+    write_via_temp(real, dir, bytes, existing).inspect_err(|_| {
+        // A failed write leaves the tree as it was: remove the directories it made.
+        for d in created.iter().rev() {
+            let _ = std::fs::remove_dir(d);
+        }
+    })
+}
+
+/// Creates `dir` and its missing ancestors; returns the ones it made, outermost first.
+fn create_parents(dir: &Path) -> io::Result<Vec<std::path::PathBuf>> {
+    let mut missing = Vec::new();
+    let mut d = Some(dir);
+    while let Some(p) = d {
+        if p.exists() {
+            break;
+        }
+        missing.push(p.to_path_buf());
+        d = p.parent();
+    }
+    missing.reverse();
+    std::fs::create_dir_all(dir)?;
+    Ok(missing)
+}
+
+fn write_via_temp(
+    real: &Path,
+    dir: &Path,
+    bytes: &[u8],
+    existing: Option<&Metadata>,
+) -> io::Result<Fingerprint> {
+    let name = real
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    // 0o666 goes through the umask, as a new file made by any other program would.
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".loopr-tmp")
+        .permissions(Permissions::from_mode(0o666))
+        .tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    if let Some(meta) = existing {
+        let f = tmp.as_file();
+        f.set_permissions(Permissions::from_mode(meta.mode() & 0o7777))?;
+        // Keep the owner when we may (root rewriting someone's file); otherwise it is ours.
+        let _ = std::os::unix::fs::fchown(f, Some(meta.uid()), Some(meta.gid()));
+        // chown may clear setuid/setgid bits: set the mode once more.
+        let _ = f.set_permissions(Permissions::from_mode(meta.mode() & 0o7777));
+    }
+    tmp.as_file().sync_all()?;
+    let file = tmp.persist(real).map_err(|e| e.error)?;
+    sync_dir(dir);
+    Ok(Fingerprint::of_bytes(bytes, &file.metadata()?))
+}
+
+fn sync_dir(dir: &Path) {
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+/// Counts lines by read's rule: each `\n` ends one, and a final unterminated run is one more.
+pub fn count_lines(bytes: &[u8]) -> u64 {
+    let newlines = memchr::memchr_iter(b'\n', bytes).count() as u64;
+    newlines + u64::from(!bytes.is_empty() && !bytes.ends_with(b"\n"))
+}
+
+/// `count_lines` of a file, streamed.
+pub fn count_file_lines(path: &Path) -> io::Result<u64> {
+    use std::io::Read;
+    let mut f = File::open(path)?;
+    let mut buf = vec![0u8; 64 * 1024];
+    let (mut lines, mut last) = (0u64, b'\n');
+    loop {
+        let n = f.read(&mut buf)?;
+        if n == 0 {
+            return Ok(lines + u64::from(last != b'\n'));
+        }
+        lines += memchr::memchr_iter(b'\n', &buf[..n]).count() as u64;
+        last = buf[n - 1];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hard_links_share_the_new_content() {
+        let t = tempfile::tempdir().unwrap();
+        let a = t.path().join("a");
+        std::fs::write(&a, "old").unwrap();
+        std::fs::hard_link(&a, t.path().join("b")).unwrap();
+        let meta = std::fs::metadata(&a).unwrap();
+        replace(&a, b"new", Some(&meta)).unwrap();
+        assert_eq!(std::fs::read(t.path().join("b")).unwrap(), b"new");
+    }
+
+    #[test]
+    fn mode_is_kept_and_no_temp_is_left() {
+        let t = tempfile::tempdir().unwrap();
+        let a = t.path().join("x.sh");
+        std::fs::write(&a, "old").unwrap();
+        std::fs::set_permissions(&a, Permissions::from_mode(0o751)).unwrap();
+        let meta = std::fs::metadata(&a).unwrap();
+        replace(&a, b"new", Some(&meta)).unwrap();
+        assert_eq!(std::fs::metadata(&a).unwrap().mode() & 0o7777, 0o751);
+        assert_eq!(std::fs::read_dir(t.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn line_counting() {
+        assert_eq!(count_lines(b""), 0);
+        assert_eq!(count_lines(b"a"), 1);
+        assert_eq!(count_lines(b"a\n"), 1);
+        assert_eq!(count_lines(b"a\nb"), 2);
+        assert_eq!(count_lines(b"\n\n"), 2);
+    }
+}

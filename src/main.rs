@@ -1,0 +1,59 @@
+//! loopr-tool: file, search, web and shell tools for LLM coding agents, as one binary.
+//! Each subcommand takes one JSON object on stdin and prints one JSON object on stdout.
+
+mod caps;
+mod cli;
+mod context;
+mod envelope;
+mod error;
+mod fsx;
+mod input;
+mod journal;
+mod reads;
+mod sandbox;
+mod state;
+mod text;
+mod tool;
+mod tools;
+
+use envelope::{Envelope, Format};
+use error::ToolError;
+use std::sync::Mutex;
+
+/// What the panic hook needs to print a proper envelope.
+static PANIC_CONTEXT: Mutex<(String, bool, bool)> = Mutex::new((String::new(), false, false));
+
+pub fn set_panic_context(tool: &str, format: Format, pretty: bool) {
+    if let Ok(mut c) = PANIC_CONTEXT.lock() {
+        *c = (tool.to_string(), format == Format::Text, pretty);
+    }
+}
+
+/// A panic is a bug, but the caller still gets an envelope (SPEC 16.2): `internal_error`, exit 1.
+/// The hook runs before unwinding or aborting, so this holds under `panic = "abort"` too.
+fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let (tool, text, pretty) = PANIC_CONTEXT.lock().map(|c| c.clone()).unwrap_or_default();
+        let tool = if tool.is_empty() {
+            "loopr-tool".to_string()
+        } else {
+            tool
+        };
+        let msg = format!("loopr-tool hit a bug and stopped: {info}");
+        eprintln!("{msg}");
+        let err = ToolError::internal(msg)
+            .hint("This is a bug in loopr-tool; please report it with the input that caused it.");
+        let format = if text { Format::Text } else { Format::Json };
+        Envelope::failure(&tool, err, &[]).print(format, pretty);
+        std::process::exit(1);
+    }));
+}
+
+fn main() {
+    install_panic_hook();
+    let args: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let status = cli::run(args);
+    std::process::exit(status);
+}

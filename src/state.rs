@@ -1,0 +1,244 @@
+//! The state store (SPEC §2.2): `<state-dir>/<root-key>/<session>/`, one exclusive OS lock per
+//! session for every read-modify-write, files replaced atomically, corrupt files moved aside.
+//!
+//! Locks are `flock(2)` through std's `File::lock` family: the kernel drops them when the holder
+//! dies, even by SIGKILL, so a stale lock file never blocks anyone. A lock is held only around a
+//! read-modify-write of state, never across a command, a download or a blocking wait.
+
+use crate::context::Ctx;
+use crate::error::{Code, Result, ToolError};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// `<state-dir>/<root-key>`: a readable basename plus a hash of the canonical root, so two
+/// worktrees with the same name never share state.
+pub fn root_dir(ctx: &Ctx) -> PathBuf {
+    let base: String = ctx
+        .root_real
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "root".to_string())
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(48)
+        .collect();
+    let hash = xxhash_rust::xxh3::xxh3_64(ctx.root_real.as_os_str().as_encoded_bytes());
+    ctx.state_dir.join(format!("{base}-{hash:016x}"))
+}
+
+pub fn session_dir(ctx: &Ctx) -> PathBuf {
+    root_dir(ctx).join(&ctx.session)
+}
+
+fn create_dir(dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir).map_err(|e| ToolError::state(&e, dir))
+}
+
+/// Takes an exclusive lock on `path` (created if missing), waiting up to `wait`.
+pub fn lock_file(path: &Path, wait: Duration) -> Result<File> {
+    let f = OpenOptions::new()
+        .create(true)
+        .read(true)
+        .write(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| ToolError::state(&e, path))?;
+    let deadline = Instant::now() + wait;
+    let mut pause = Duration::from_micros(200);
+    loop {
+        match f.try_lock() {
+            Ok(()) => return Ok(f),
+            Err(TryLockError::WouldBlock) if Instant::now() < deadline => {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(10));
+            }
+            Err(TryLockError::WouldBlock) => {
+                return Err(ToolError::new(
+                    Code::LockTimeout,
+                    format!(
+                        "could not lock {} within {} ms: another loopr-tool process holds it",
+                        path.display(),
+                        wait.as_millis()
+                    ),
+                )
+                .hint("Retry the call; if it keeps failing, look for a hung loopr-tool process."));
+            }
+            Err(TryLockError::Error(e)) => return Err(ToolError::state(&e, path)),
+        }
+    }
+}
+
+/// The session's state, locked. Dropping it releases the lock.
+pub struct StateLock<'a> {
+    ctx: &'a Ctx,
+    dir: PathBuf,
+    _lock: File,
+}
+
+impl<'a> StateLock<'a> {
+    pub fn acquire(ctx: &'a Ctx) -> Result<StateLock<'a>> {
+        let dir = session_dir(ctx);
+        create_dir(&dir)?;
+        let lock = lock_file(&dir.join("lock"), ctx.lock_wait)?;
+        Ok(StateLock {
+            ctx,
+            dir,
+            _lock: lock,
+        })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Loads a state file; a missing one is the default. A corrupt one is moved aside to
+    /// `<name>.corrupt-<unix-ts>` with a warning, and the default is returned.
+    pub fn load<T: DeserializeOwned + Default>(&self, name: &str) -> Result<T> {
+        let path = self.dir.join(name);
+        let bytes = match std::fs::read(&path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(T::default()),
+            Err(e) => return Err(ToolError::state(&e, &path)),
+        };
+        match serde_json::from_slice(&bytes) {
+            Ok(v) => Ok(v),
+            Err(err) => {
+                let aside = self.dir.join(format!("{name}.corrupt-{}", unix_secs()));
+                std::fs::rename(&path, &aside).map_err(|e| ToolError::state(&e, &path))?;
+                self.ctx.warn(format!(
+                    "state file {name} was corrupt ({err}); moved aside to {} and started fresh",
+                    aside.display()
+                ));
+                Ok(T::default())
+            }
+        }
+    }
+
+    /// Replaces a state file atomically. `durable` adds fsync of the file and the directory, for
+    /// what a user would miss after a power cut (todos, the undo journal).
+    pub fn save<T: Serialize>(&self, name: &str, value: &T, durable: bool) -> Result<()> {
+        let bytes = serde_json::to_vec(value)
+            .map_err(|e| ToolError::internal(format!("serialising {name}: {e}")))?;
+        write_atomic(&self.dir, name, &bytes, durable)
+    }
+}
+
+/// Writes `dir/name` by temp file and rename.
+pub fn write_atomic(dir: &Path, name: &str, bytes: &[u8], durable: bool) -> Result<()> {
+    let target = dir.join(name);
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .tempfile_in(dir)
+        .map_err(|e| ToolError::state(&e, dir))?;
+    tmp.write_all(bytes)
+        .map_err(|e| ToolError::state(&e, tmp.path()))?;
+    if durable {
+        tmp.as_file()
+            .sync_all()
+            .map_err(|e| ToolError::state(&e, tmp.path()))?;
+    }
+    tmp.persist(&target)
+        .map_err(|e| ToolError::state(&e.error, &target))?;
+    if durable {
+        sync_dir(dir);
+    }
+    Ok(())
+}
+
+/// fsyncs a directory so a rename in it survives a power cut. Best effort: some file systems
+/// refuse to open directories for this.
+pub fn sync_dir(dir: &Path) {
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+/// The lock that serialises writers of one file, for every session of the root (SPEC §2.2):
+/// `<state-dir>/<root-key>/locks/<hash of the real path>.lock`.
+pub fn lock_target(ctx: &Ctx, real: &Path) -> Result<File> {
+    let dir = root_dir(ctx).join("locks");
+    create_dir(&dir)?;
+    let hash = xxhash_rust::xxh3::xxh3_128(real.as_os_str().as_encoded_bytes());
+    lock_file(&dir.join(format!("{hash:032x}.lock")), ctx.lock_wait)
+}
+
+pub fn unix_secs() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
+/// RFC 3339 in UTC with milliseconds, e.g. `2026-11-22T20:14:03.123Z`.
+pub fn rfc3339(t: SystemTime) -> String {
+    let d = t.duration_since(UNIX_EPOCH).unwrap_or_default();
+    let secs = d.as_secs() as i64;
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Howard Hinnant's days-to-civil algorithm.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60,
+        d.subsec_millis()
+    )
+}
+
+pub fn now() -> String {
+    rfc3339(SystemTime::now())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rfc3339_known_instants() {
+        assert_eq!(rfc3339(UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
+        let t = UNIX_EPOCH + Duration::from_millis(951_782_400_123); // leap day 2000
+        assert_eq!(rfc3339(t), "2000-02-29T00:00:00.123Z");
+        let t = UNIX_EPOCH + Duration::from_secs(1_795_305_600 + 3_723);
+        assert_eq!(rfc3339(t), "2026-11-22T01:02:03.000Z");
+    }
+
+    #[test]
+    fn second_lock_waits_then_times_out_and_drop_releases() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("l");
+        let held = lock_file(&p, Duration::from_millis(10)).unwrap();
+        let start = Instant::now();
+        let err = lock_file(&p, Duration::from_millis(50)).unwrap_err();
+        assert_eq!(err.code, Code::LockTimeout);
+        assert!(start.elapsed() >= Duration::from_millis(50));
+        drop(held);
+        assert!(lock_file(&p, Duration::from_millis(10)).is_ok());
+    }
+
+    #[test]
+    fn atomic_write_replaces_and_leaves_no_temp() {
+        let t = tempfile::tempdir().unwrap();
+        write_atomic(t.path(), "s.json", b"{}", true).unwrap();
+        write_atomic(t.path(), "s.json", b"[1]", false).unwrap();
+        assert_eq!(std::fs::read(t.path().join("s.json")).unwrap(), b"[1]");
+        assert_eq!(std::fs::read_dir(t.path()).unwrap().count(), 1);
+    }
+}

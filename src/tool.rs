@@ -1,0 +1,88 @@
+//! The `Tool` abstraction and the object-safe face the registry holds.
+//!
+//! A tool is a unit struct with a typed input (serde + schemars) and a `run`. Everything that
+//! dispatches — the CLI today, `call`, `batch` and `mcp` later — goes through `DynTool`, which
+//! parses a JSON object into the input type, checks the bounds its schema declares, and runs it.
+//! So a new tool is one file and one line in `tools::TOOLS`.
+
+use crate::context::Ctx;
+use crate::envelope::Success;
+use crate::error::Result;
+use crate::input;
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+pub trait Tool: Sync + 'static {
+    type Input: DeserializeOwned + JsonSchema;
+
+    /// The canonical name: the subcommand and the `tool` of the envelope.
+    const NAME: &'static str;
+    /// One line for `loopr-tool --help`.
+    const SUMMARY: &'static str;
+    /// What a model needs to use the tool well: what it does, its limits, the rules that save
+    /// failed calls.
+    const DESCRIPTION: &'static str;
+    /// Fields that may also be given positionally on the command line, in order.
+    const POSITIONALS: &'static [&'static str] = &[];
+    /// Examples for `--help` (a JSON-on-stdin one and a flags one).
+    const EXAMPLES: &'static str = "";
+    /// A field that, when the others come from the command line, is read raw from stdin
+    /// (`write PATH` takes its content so: SPEC 16.2).
+    const RAW_STDIN_FIELD: Option<&'static str> = None;
+
+    /// Whether this call only looks (batch may run such calls in parallel).
+    #[allow(dead_code)] // batch (issue 9) is its first caller
+    fn read_only(input: &Self::Input) -> bool;
+
+    fn run(ctx: &Ctx, input: Self::Input) -> Result<Success>;
+}
+
+/// The registry's view of a tool: no generic input type.
+pub trait DynTool: Sync {
+    fn name(&self) -> &'static str;
+    fn summary(&self) -> &'static str;
+    fn description(&self) -> &'static str;
+    fn positionals(&self) -> &'static [&'static str];
+    fn examples(&self) -> &'static str;
+    fn raw_stdin_field(&self) -> Option<&'static str>;
+    /// The JSON Schema of the input, from the same type the parser uses.
+    fn input_schema(&self) -> Value;
+    /// Whether this call only looks; an input that does not parse counts as a writer.
+    #[allow(dead_code)] // batch (issue 9) is its first caller
+    fn is_read_only(&self, input: &Value) -> bool;
+    fn call(&self, ctx: &Ctx, input: Value) -> Result<Success>;
+}
+
+impl<T: Tool> DynTool for T {
+    fn name(&self) -> &'static str {
+        T::NAME
+    }
+    fn summary(&self) -> &'static str {
+        T::SUMMARY
+    }
+    fn description(&self) -> &'static str {
+        T::DESCRIPTION
+    }
+    fn positionals(&self) -> &'static [&'static str] {
+        T::POSITIONALS
+    }
+    fn examples(&self) -> &'static str {
+        T::EXAMPLES
+    }
+    fn raw_stdin_field(&self) -> Option<&'static str> {
+        T::RAW_STDIN_FIELD
+    }
+    fn input_schema(&self) -> Value {
+        input::schema_of::<T::Input>()
+    }
+    fn is_read_only(&self, input: &Value) -> bool {
+        input::parse::<T::Input>(T::NAME, input.clone(), &self.input_schema())
+            .map(|i| T::read_only(&i))
+            .unwrap_or(false)
+    }
+    fn call(&self, ctx: &Ctx, input: Value) -> Result<Success> {
+        let parsed = input::parse::<T::Input>(T::NAME, input, &self.input_schema())?;
+        T::run(ctx, parsed)
+    }
+}

@@ -1,0 +1,14 @@
+//! The registry: every tool, once. The CLI, and later `schema`, `call`, `batch` and `mcp`,
+//! dispatch through `TOOLS`; adding a tool is one module and one line here.
+
+use crate::tool::DynTool;
+
+pub mod read;
+pub mod session;
+pub mod write;
+
+pub static TOOLS: &[&dyn DynTool] = &[&read::Read, &write::Write, &session::Session];
+
+pub fn find(name: &str) -> Option<&'static dyn DynTool> {
+    TOOLS.iter().copied().find(|t| t.name() == name)
+}

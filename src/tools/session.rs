@@ -1,0 +1,168 @@
+//! `session` (SPEC §13, 16.8): what this session holds, and forgetting it.
+
+use crate::context::Ctx;
+use crate::envelope::Success;
+use crate::error::{Result, ToolError};
+use crate::journal;
+use crate::reads::{self, Reads};
+use crate::state::{self, StateLock};
+use crate::tool::Tool;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::path::Path;
+
+pub struct Session;
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// Root, session, state directory, files read, todo counts, undo depth.
+    #[default]
+    Show,
+    /// Forget every read record: files must be read again before they are edited.
+    ClearReads,
+    /// Drop the session's whole state: read records, todos, undo history.
+    Reset,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Input {
+    /// `show` (default), `clear_reads` or `reset`.
+    pub action: Option<Action>,
+}
+
+impl Tool for Session {
+    type Input = Input;
+    const NAME: &'static str = "session";
+    const SUMMARY: &'static str = "Show or reset this session's state (reads, todos, undo)";
+    const DESCRIPTION: &'static str = "Shows this session's state: the sandbox root, the session id, where state is kept, the files read (and when), todo counts and how many changes can be undone. \
+`clear_reads` forgets the read records (start of a new agent iteration: files must be read again before editing); `reset` drops the session's whole state.";
+    const POSITIONALS: &'static [&'static str] = &["action"];
+    const EXAMPLES: &'static str = "  echo '{\"action\": \"show\"}' | loopr-tool session\n  loopr-tool session clear_reads --session agent-2";
+
+    fn read_only(input: &Input) -> bool {
+        input.action.unwrap_or_default() == Action::Show
+    }
+
+    fn run(ctx: &Ctx, input: Input) -> Result<Success> {
+        let lock = StateLock::acquire(ctx)?;
+        match input.action.unwrap_or_default() {
+            Action::Show => show(ctx, &lock),
+            Action::ClearReads => {
+                let reads: Reads = lock.load(reads::FILE)?;
+                let n = reads.files.len();
+                lock.save(reads::FILE, &Reads::default(), false)?;
+                let output = format!("Forgot {n} read record(s) of session {}\n", ctx.session);
+                Ok(Success::new(
+                    output,
+                    json!({"session": ctx.session, "cleared_reads": n}),
+                ))
+            }
+            Action::Reset => {
+                let removed = clear_dir(lock.dir())?;
+                let output = format!(
+                    "Reset session {}: dropped its read records, todos and undo history\n",
+                    ctx.session
+                );
+                Ok(Success::new(
+                    output,
+                    json!({"session": ctx.session, "removed_files": removed}),
+                ))
+            }
+        }
+    }
+}
+
+fn show(ctx: &Ctx, lock: &StateLock) -> Result<Success> {
+    let reads: Reads = lock.load(reads::FILE)?;
+    let mut list: Vec<(String, String)> = reads
+        .files
+        .iter()
+        .map(|(real, r)| {
+            (
+                ctx.show(Path::new(real), Some(Path::new(real))),
+                r.read_at.clone(),
+            )
+        })
+        .collect();
+    list.sort();
+    let todos = todo_counts(lock.load::<Value>(TODOS_FILE)?);
+    let undo_depth = journal::depth(lock)?;
+    let jobs_running = 0; // no background jobs exist until `run` lands (issue 10)
+
+    let mut out = format!(
+        "Root: {}\nSession: {}\nState: {}\n",
+        ctx.root_real.display(),
+        ctx.session,
+        state::session_dir(ctx).display()
+    );
+    out.push_str(&format!("Read files: {}\n", list.len()));
+    for (path, at) in &list {
+        out.push_str(&format!("  {path} (read {at})\n"));
+    }
+    out.push_str(&format!(
+        "Todos: {} pending, {} in progress, {} completed\nUndo depth: {undo_depth}\nRunning jobs: {jobs_running}\n",
+        todos["pending"], todos["in_progress"], todos["completed"]
+    ));
+    let (output, _) = crate::caps::fit(
+        &out.lines().map(str::to_string).collect::<Vec<_>>(),
+        crate::caps::OTHER,
+        |_| None,
+    );
+    Ok(Success::new(
+        output,
+        json!({
+            "root": ctx.root_real.to_string_lossy(),
+            "session": ctx.session,
+            "state_dir": ctx.state_dir.to_string_lossy(),
+            "session_dir": state::session_dir(ctx).to_string_lossy(),
+            "reads": list.iter().map(|(p, at)| json!({"path": p, "read_at": at})).collect::<Vec<_>>(),
+            "todos": todos,
+            "undo_depth": undo_depth,
+            "jobs_running": jobs_running,
+        }),
+    ))
+}
+
+/// The todo list's file; its full format belongs to the todo tool.
+pub const TODOS_FILE: &str = "todos.json";
+
+fn todo_counts(todos: Value) -> Value {
+    let mut counts = json!({"pending": 0, "in_progress": 0, "completed": 0});
+    let items = todos
+        .get("items")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    for item in items {
+        if let Some(status) = item.get("status").and_then(Value::as_str) {
+            if let Some(n) = counts.get_mut(status) {
+                *n = json!(n.as_u64().unwrap_or(0) + 1);
+            }
+        }
+    }
+    counts
+}
+
+/// Removes everything in the session directory but its lock file.
+fn clear_dir(dir: &Path) -> Result<usize> {
+    let mut removed = 0;
+    let entries = std::fs::read_dir(dir).map_err(|e| ToolError::state(&e, dir))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| ToolError::state(&e, dir))?;
+        if entry.file_name() == "lock" {
+            continue;
+        }
+        let path = entry.path();
+        let result = if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            std::fs::remove_dir_all(&path)
+        } else {
+            std::fs::remove_file(&path)
+        };
+        result.map_err(|e| ToolError::state(&e, &path))?;
+        removed += 1;
+    }
+    Ok(removed)
+}

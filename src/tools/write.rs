@@ -1,0 +1,197 @@
+//! `write` (SPEC §6, 16.5): create or overwrite a file, byte for byte, atomically; an existing
+//! file must have been read in this session and be unchanged since.
+
+use crate::context::Ctx;
+use crate::envelope::Success;
+use crate::error::{Code, Result, ToolError};
+use crate::fsx;
+use crate::journal::{self, Before};
+use crate::reads::{self, Fingerprint};
+use crate::sandbox;
+use crate::state::{self, StateLock};
+use crate::text;
+use crate::tool::Tool;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::json;
+use std::os::unix::fs::MetadataExt;
+
+pub struct Write;
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Input {
+    /// The file to write: relative to the root, or absolute inside it. Missing parent
+    /// directories are created.
+    #[serde(alias = "file_path")]
+    pub path: String,
+    /// The complete new content, written exactly as given.
+    pub content: String,
+}
+
+impl Tool for Write {
+    type Input = Input;
+    const NAME: &'static str = "write";
+    const SUMMARY: &'static str = "Create or overwrite a file";
+    const DESCRIPTION: &'static str = "Writes a file with exactly the given content, creating missing parent directories. \
+Overwriting an existing file requires that you read it in this session and that it has not changed since; otherwise the call fails with not_read or stale_read and nothing is written. \
+The write is atomic (no half-written file), keeps the file's permissions, follows a symlink to replace its target, and can be undone. \
+To change part of an existing file, prefer edit: it sends only the changed text.";
+    const POSITIONALS: &'static [&'static str] = &["path"];
+    const RAW_STDIN_FIELD: Option<&'static str> = Some("content");
+    const EXAMPLES: &'static str = "  echo '{\"path\": \"notes/todo.md\", \"content\": \"# Todo\\n\"}' | loopr-tool write\n  make_config | loopr-tool write conf.toml     (content from stdin)";
+
+    fn read_only(_: &Input) -> bool {
+        false
+    }
+
+    fn run(ctx: &Ctx, input: Input) -> Result<Success> {
+        let target = sandbox::resolve(ctx, "path", &input.path)?;
+        let shown = target.shown.as_str();
+        let real = target.real.as_path();
+        check_writable(real, shown)?;
+        // The record is taken before waiting for the file lock and compared under it (16.5).
+        let record = if ctx.read_check {
+            reads::lookup(ctx, real)?
+        } else {
+            None
+        };
+        let _file_lock = state::lock_target(ctx, real)?;
+
+        let existing = check_writable(real, shown)?;
+        let old = match &existing {
+            Some(meta) if meta.len() <= journal::MAX_ENTRY_BYTES => {
+                Some(std::fs::read(real).map_err(|e| ToolError::io(&e, shown, "reading"))?)
+            }
+            _ => None,
+        };
+        if let Some(meta) = &existing {
+            let current = match &old {
+                Some(bytes) => Fingerprint::of_bytes(bytes, meta),
+                None => {
+                    Fingerprint::of_file(real).map_err(|e| ToolError::io(&e, shown, "reading"))?
+                }
+            };
+            reads::check_fresh(ctx, shown, record.as_ref(), &current)?;
+        }
+
+        // Over 64 MiB the old content is not held: count its lines before it is replaced.
+        let large_old_lines = match (&existing, &old) {
+            (Some(_), None) => fsx::count_file_lines(real).unwrap_or(0),
+            _ => 0,
+        };
+        let content = input.content.as_bytes();
+        let new_fp = fsx::replace(real, content, existing.as_ref())
+            .map_err(|e| ToolError::io(&e, shown, "writing"))?;
+
+        let before = match (&existing, &old) {
+            (None, _) => Before::Absent,
+            (Some(meta), Some(bytes)) => Before::Content {
+                bytes,
+                mode: meta.mode() & 0o7777,
+            },
+            (Some(meta), None) => Before::TooLarge {
+                size: meta.len(),
+                mode: meta.mode() & 0o7777,
+            },
+        };
+        remember(ctx, "write", &target, before, new_fp);
+
+        let lines = fsx::count_lines(content);
+        let (added, removed) = match (&old, &existing) {
+            (Some(old), _) => diff_counts(old, content),
+            // Over 64 MiB: not diffed; every old line counts as removed.
+            (None, Some(_)) => (lines, large_old_lines),
+            (None, None) => (lines, 0),
+        };
+        if let Some(old) = &old {
+            let enc = text::encoding_name(old);
+            if enc != "utf-8" && enc != "utf-8-bom" {
+                ctx.warn(format!(
+                    "{shown} was {enc}; it now holds the new content byte for byte as given"
+                ));
+            }
+        }
+        let created = existing.is_none();
+        let how = if created {
+            "(new file)".to_string()
+        } else {
+            format!("(overwrote; +{added} -{removed} lines)")
+        };
+        let output = format!(
+            "Wrote {} bytes ({lines} lines) to {shown} {how}\n",
+            content.len()
+        );
+        Ok(Success::new(
+            output,
+            json!({
+                "path": shown,
+                "bytes": content.len(),
+                "lines": lines,
+                "created": created,
+                "added": added,
+                "removed": removed,
+            }),
+        ))
+    }
+}
+
+/// The target's metadata when it exists; refuses what cannot be written as a regular file.
+pub fn check_writable(real: &std::path::Path, shown: &str) -> Result<Option<std::fs::Metadata>> {
+    match std::fs::metadata(real) {
+        Ok(m) if m.is_dir() => Err(ToolError::is_directory(shown)),
+        Ok(m) if !m.is_file() => Err(ToolError::new(
+            Code::UnsupportedFile,
+            format!("{shown} is not a regular file (a FIFO, socket or device)"),
+        )
+        .with("path", shown)),
+        Ok(m) => Ok(Some(m)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(ToolError::io(&e, shown, "writing")),
+    }
+}
+
+/// After a change has landed: journal it for undo and record what this session now knows.
+/// The file is already written, so a state failure becomes a warning, not an error.
+pub fn remember(
+    ctx: &Ctx,
+    tool: &str,
+    target: &sandbox::Resolved,
+    before: Before,
+    after: Fingerprint,
+) {
+    let too_large = matches!(before, Before::TooLarge { .. });
+    let result = StateLock::acquire(ctx).and_then(|lock| {
+        journal::push(&lock, tool, &target.real, &target.shown, before, after)?;
+        reads::record(&lock, &target.real, after)
+    });
+    if let Err(e) = result {
+        ctx.warn(format!(
+            "the change was made, but the session state could not be updated: {}",
+            e.message
+        ));
+    } else if too_large {
+        ctx.warn(format!(
+            "the previous content of {} is over 64 MiB and was not kept: this change cannot be undone",
+            target.shown
+        ));
+    }
+}
+
+/// Lines added and removed by `similar`'s default line diff.
+pub fn diff_counts(old: &[u8], new: &[u8]) -> (u64, u64) {
+    let old = String::from_utf8_lossy(old);
+    let new = String::from_utf8_lossy(new);
+    let diff = similar::TextDiff::configure()
+        .timeout(std::time::Duration::from_secs(2))
+        .diff_lines(old.as_ref(), new.as_ref());
+    let (mut added, mut removed) = (0, 0);
+    for change in diff.iter_all_changes() {
+        match change.tag() {
+            similar::ChangeTag::Insert => added += 1,
+            similar::ChangeTag::Delete => removed += 1,
+            similar::ChangeTag::Equal => {}
+        }
+    }
+    (added, removed)
+}
