@@ -1,0 +1,178 @@
+//! The end-to-end harness: a scratch root and state dir per test, the binary run as users run
+//! it, and its envelope parsed. Snapshots see paths relative to the root, so they hold no temp
+//! paths; `redact` covers the rest (times, the state dir).
+
+#![allow(dead_code)]
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+pub struct Env {
+    pub dir: tempfile::TempDir,
+    pub root: PathBuf,
+    pub state: PathBuf,
+}
+
+/// What one call printed and returned.
+#[derive(Debug)]
+pub struct Out {
+    pub status: i32,
+    pub json: Value,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Out {
+    pub fn ok(&self) -> bool {
+        self.json["ok"] == Value::Bool(true)
+    }
+    pub fn code(&self) -> &str {
+        self.json["error"]["code"].as_str().unwrap_or("")
+    }
+    pub fn output(&self) -> &str {
+        self.json["output"].as_str().unwrap_or("")
+    }
+    pub fn data(&self) -> &Value {
+        &self.json["data"]
+    }
+    #[track_caller]
+    pub fn assert_ok(&self) -> &Self {
+        assert!(self.ok() && self.status == 0, "expected success, got status {}: {}", self.status, self.stdout);
+        self
+    }
+    #[track_caller]
+    pub fn assert_err(&self, code: &str) -> &Self {
+        assert_eq!(self.code(), code, "stdout: {}", self.stdout);
+        let want = if code == "invalid_input" { 2 } else { 1 };
+        assert_eq!(self.status, want, "exit status for {code}");
+        assert_eq!(self.json["ok"], false);
+        assert_eq!(
+            self.json["output"].as_str().unwrap().lines().next(),
+            self.json["error"]["message"].as_str().unwrap().lines().next(),
+            "output starts with the message"
+        );
+        self
+    }
+}
+
+impl Env {
+    pub fn new() -> Env {
+        let dir = tempfile::tempdir().unwrap();
+        let base = std::fs::canonicalize(dir.path()).unwrap();
+        let root = base.join("root");
+        let state = base.join("state");
+        std::fs::create_dir_all(&root).unwrap();
+        Env { dir, root, state }
+    }
+
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.root.join(rel)
+    }
+
+    pub fn write_file(&self, rel: &str, content: impl AsRef<[u8]>) -> PathBuf {
+        let p = self.root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, content).unwrap();
+        p
+    }
+
+    pub fn read_file(&self, rel: &str) -> Vec<u8> {
+        std::fs::read(self.root.join(rel)).unwrap()
+    }
+
+    /// The binary with a clean environment: root and state dir set, nothing inherited that
+    /// could change its behaviour.
+    pub fn cmd(&self) -> Command {
+        let mut c = Command::new(bin());
+        c.current_dir(&self.root).env("LOOPR_STATE_DIR", &self.state).env("HOME", self.dir.path());
+        for var in [
+            "LOOPR_ROOT",
+            "LOOPR_SESSION",
+            "LOOPR_NO_SANDBOX",
+            "LOOPR_NO_READ_CHECK",
+            "LOOPR_FORMAT",
+            "LOOPR_FETCH_ALLOW_PRIVATE",
+            "LOOPR_ALLOW_DANGEROUS",
+            "LOOPR_LOCK_TIMEOUT_MS",
+            "LOOPR_DEBUG_PANIC",
+            "XDG_STATE_HOME",
+        ] {
+            c.env_remove(var);
+        }
+        c
+    }
+
+    /// `loopr-tool ARGS` with `stdin`.
+    pub fn run(&self, args: &[&str], stdin: &str) -> Out {
+        let mut c = self.cmd();
+        c.args(args).write_stdin(stdin.to_string());
+        finish(c)
+    }
+
+    /// `loopr-tool TOOL` with a JSON input on stdin.
+    pub fn call(&self, tool: &str, input: Value) -> Out {
+        self.run(&[tool], &input.to_string())
+    }
+
+    /// As `call`, in another session.
+    pub fn call_in(&self, session: &str, tool: &str, input: Value) -> Out {
+        self.run(&["--session", session, tool], &input.to_string())
+    }
+
+    /// Reads `rel` so that this session may write it.
+    pub fn read(&self, rel: &str) -> Out {
+        let out = self.call("read", serde_json::json!({ "path": rel }));
+        out.assert_ok();
+        out
+    }
+}
+
+pub fn bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_loopr-tool"))
+}
+
+pub fn finish(mut c: Command) -> Out {
+    let o = c.output().unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+    let json = serde_json::from_str(&stdout).unwrap_or(Value::Null);
+    Out { status: o.status.code().unwrap_or(-1), json, stdout, stderr }
+}
+
+/// Replaces what differs between runs (times, temp dirs) so a snapshot can hold the rest.
+pub fn redact(v: &Value, env: &Env) -> Value {
+    let text = serde_json::to_string(v).unwrap();
+    let dir = env.dir.path().to_string_lossy().into_owned();
+    let canon = std::fs::canonicalize(env.dir.path()).unwrap().to_string_lossy().into_owned();
+    let text = text.replace(&canon, "[TMP]").replace(&dir, "[TMP]");
+    let time = regex_lite_time(&text);
+    serde_json::from_str(&time).unwrap()
+}
+
+/// RFC 3339 times → `[TIME]`, without a regex dependency.
+fn regex_lite_time(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    while i < b.len() {
+        let is_time = b.len() - i >= 24
+            && b[i..i + 4].iter().all(u8::is_ascii_digit)
+            && b[i + 4] == b'-'
+            && b[i + 10] == b'T'
+            && b[i + 23] == b'Z';
+        if is_time {
+            out.push_str("[TIME]");
+            i += 24;
+        } else {
+            let ch = s[i..].chars().next().unwrap();
+            out.push(ch);
+            i += ch.len_utf8();
+        }
+    }
+    out
+}
+
+pub fn exists(p: &Path) -> bool {
+    p.symlink_metadata().is_ok()
+}
