@@ -52,12 +52,12 @@ mod tests {
 
     #[test]
     fn cuts_after_the_last_whole_line_and_counts_the_trailer() {
-        let lines: Vec<String> = (0..10).map(|i| format!("line{i}")).collect(); // 6 chars each
+        let lines: Vec<String> = (0..10).map(|i| format!("line{i}")).collect();
         let trailer = |k: usize| (k < 10).then(|| format!("({k} of 10)"));
         let (out, k) = fit(&lines, 40, trailer);
         assert!(out.chars().count() <= 40, "{out:?}");
-        assert_eq!(k, 4); // 4 lines of 7 plus a trailer of 10 make 38; a fifth would make 45
-        assert!(out.ends_with("(4 of 10)\n"));
+        assert_eq!(k, 5); // five lines of 6 chars and a trailer of 10 make exactly 40
+        assert!(out.ends_with("(5 of 10)\n"));
         let (out, k) = fit(&lines, 1000, trailer);
         assert_eq!(k, 10);
         assert!(!out.contains('('));

@@ -283,6 +283,39 @@ fn type_of(prop: &Value) -> Option<&str> {
     }
 }
 
+/// The values of a string enum: `enum: [...]`, or (for variants with doc comments) `oneOf` of
+/// `const`s.
+fn string_choices(root: &Value, prop: &Value) -> Vec<String> {
+    let strings = |e: &Vec<Value>| -> Vec<String> {
+        e.iter()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect()
+    };
+    if let Some(e) = prop.get("enum").and_then(Value::as_array) {
+        return strings(e);
+    }
+    let Some(alts) = prop
+        .get("oneOf")
+        .or_else(|| prop.get("anyOf"))
+        .and_then(Value::as_array)
+    else {
+        return vec![];
+    };
+    let mut out = vec![];
+    for alt in alts.iter().map(|a| resolve(root, a)) {
+        match (
+            alt.get("const").and_then(Value::as_str),
+            alt.get("enum").and_then(Value::as_array),
+        ) {
+            (Some(c), _) => out.push(c.to_string()),
+            (None, Some(e)) => out.extend(strings(e)),
+            _ if alt.get("type") == Some(&Value::from("null")) => {}
+            _ => return vec![],
+        }
+    }
+    out
+}
+
 /// The top-level fields of an input schema, in declaration order.
 pub fn fields(schema: &Value) -> Vec<Field> {
     let required: Vec<&str> = schema["required"]
@@ -296,15 +329,7 @@ pub fn fields(schema: &Value) -> Vec<Field> {
         .iter()
         .map(|(name, raw)| {
             let prop = resolve(schema, raw);
-            let choices: Vec<String> = prop
-                .get("enum")
-                .and_then(Value::as_array)
-                .map(|e| {
-                    e.iter()
-                        .filter_map(|v| v.as_str().map(str::to_string))
-                        .collect()
-                })
-                .unwrap_or_default();
+            let choices = string_choices(schema, prop);
             let kind = match type_of(prop) {
                 Some("boolean") => Kind::Bool,
                 Some("integer") => Kind::Integer,
@@ -351,6 +376,16 @@ mod tests {
         limit: Option<u64>,
         flag: Option<bool>,
         tags: Option<Vec<String>>,
+        mode: Option<Mode>,
+    }
+
+    #[derive(Deserialize, JsonSchema, Debug)]
+    #[serde(rename_all = "snake_case")]
+    enum Mode {
+        /// Documented variants make schemars emit `oneOf` of `const`s.
+        FirstWay,
+        /// The other one.
+        SecondWay,
     }
 
     fn run(v: Value) -> Result<Probe> {
@@ -371,10 +406,12 @@ mod tests {
                 ("offset", Kind::Integer, false),
                 ("limit", Kind::Integer, false),
                 ("flag", Kind::Bool, false),
-                ("tags", Kind::StringArray, false)
+                ("tags", Kind::StringArray, false),
+                ("mode", Kind::String, false)
             ]
         );
         assert_eq!(f[0].description, "The file.");
+        assert_eq!(f[5].choices, ["first_way", "second_way"]);
     }
 
     #[test]

@@ -12,13 +12,34 @@ fn envelope_shape_is_one_line_in_documented_order() {
     env.write_file("a.txt", "x\n");
     let out = env.call("read", json!({"path": "a.txt"}));
     out.assert_ok();
-    assert!(out.stdout.ends_with("}\n") && out.stdout.lines().count() == 1, "{:?}", out.stdout);
-    assert!(out.stdout.starts_with(r#"{"ok":true,"tool":"read","output":"#), "{}", out.stdout);
+    assert!(
+        out.stdout.ends_with("}\n") && out.stdout.lines().count() == 1,
+        "{:?}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .starts_with(r#"{"ok":true,"tool":"read","output":"#),
+        "{}",
+        out.stdout
+    );
     let err = env.call("read", json!({"path": "missing.txt"}));
-    assert!(err.stdout.starts_with(r#"{"ok":false,"tool":"read","output":"#), "{}", err.stdout);
+    assert!(
+        err.stdout
+            .starts_with(r#"{"ok":false,"tool":"read","output":"#),
+        "{}",
+        err.stdout
+    );
     assert!(err.json.get("data").is_none(), "no data on a read failure");
     assert_eq!(err.json["error"]["path"], "missing.txt");
-    assert_eq!(err.output(), format!("{}\nHint: {}\n", err.json["error"]["message"].as_str().unwrap(), err.json["error"]["hint"].as_str().unwrap()));
+    assert_eq!(
+        err.output(),
+        format!(
+            "{}\nHint: {}\n",
+            err.json["error"]["message"].as_str().unwrap(),
+            err.json["error"]["hint"].as_str().unwrap()
+        )
+    );
 }
 
 #[test]
@@ -29,7 +50,10 @@ fn command_line_input_leaves_stdin_unread() {
     let out = env.run(&["read", "a.txt"], "this is not json");
     out.assert_ok();
     assert_eq!(out.data()["path"], "a.txt");
-    let out = env.run(&["read", "--path", "a.txt", "--limit", "1"], "{\"path\": \"other\"}");
+    let out = env.run(
+        &["read", "--path", "a.txt", "--limit", "1"],
+        "{\"path\": \"other\"}",
+    );
     out.assert_ok();
 }
 
@@ -63,11 +87,21 @@ fn bad_inputs_are_invalid_input_naming_the_field() {
     for (input, field) in cases {
         let out = env.call("read", input.clone());
         out.assert_err("invalid_input");
-        assert_eq!(out.json["error"]["field"], field, "input {input}: {}", out.stdout);
+        assert_eq!(
+            out.json["error"]["field"], field,
+            "input {input}: {}",
+            out.stdout
+        );
     }
     // the unknown field's message lists the accepted ones
     let out = env.call("read", json!({"path": "a.txt", "bogus": 1}));
-    assert!(out.output().contains("accepted fields: path (string, required), offset (integer), limit (integer)"), "{}", out.output());
+    assert!(
+        out.output().contains(
+            "accepted fields: path (string, required), offset (integer), limit (integer)"
+        ),
+        "{}",
+        out.output()
+    );
 }
 
 #[test]
@@ -105,7 +139,10 @@ fn command_line_fields_are_checked_like_json_ones() {
 fn null_for_an_optional_field_means_absent() {
     let env = Env::new();
     env.write_file("a.txt", "x\n");
-    let out = env.call("read", json!({"path": "a.txt", "offset": null, "limit": null}));
+    let out = env.call(
+        "read",
+        json!({"path": "a.txt", "offset": null, "limit": null}),
+    );
     out.assert_ok();
     assert_eq!(out.data()["start_line"], 1);
 }
@@ -130,13 +167,18 @@ fn format_text_prints_output_alone_and_errors_on_stderr() {
     let out = env.run(&["--format", "text", "read", "nope"], "");
     assert_eq!(out.status, 1);
     assert_eq!(out.stdout, "");
-    assert!(out.stderr.starts_with("nope does not exist\n"), "{}", out.stderr);
+    assert!(
+        out.stderr.starts_with("nope does not exist\n"),
+        "{}",
+        out.stderr
+    );
     let mut c = env.cmd();
     c.args(["read", "a.txt"]).env("LOOPR_FORMAT", "text");
     assert_eq!(finish(c).stdout, "     1\tx\n");
     // the flag beats the variable
     let mut c = env.cmd();
-    c.args(["read", "a.txt", "--format", "json"]).env("LOOPR_FORMAT", "text");
+    c.args(["read", "a.txt", "--format", "json"])
+        .env("LOOPR_FORMAT", "text");
     assert!(finish(c).ok());
 }
 
@@ -155,12 +197,23 @@ fn help_and_version_are_plain_text() {
     let env = Env::new();
     let out = env.run(&["--help"], "");
     assert_eq!(out.status, 0);
-    assert!(out.stdout.contains("read") && out.stdout.contains("Read a text file with line numbers"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("read") && out.stdout.contains("Read a text file with line numbers"),
+        "{}",
+        out.stdout
+    );
     let out = env.run(&["read", "--help"], "");
     assert_eq!(out.status, 0);
-    assert!(out.stdout.contains("--offset") && out.stdout.contains("Examples:"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("--offset") && out.stdout.contains("Examples:"),
+        "{}",
+        out.stdout
+    );
     let out = env.run(&["--version"], "");
-    assert_eq!(out.stdout, format!("loopr-tool {}\n", env!("CARGO_PKG_VERSION")));
+    assert_eq!(
+        out.stdout,
+        format!("loopr-tool {}\n", env!("CARGO_PKG_VERSION"))
+    );
 }
 
 #[test]
@@ -183,17 +236,23 @@ fn root_and_session_come_from_the_environment_and_flags_win() {
     let env = Env::new();
     env.write_file("sub/inner.txt", "inner\n");
     let mut c = env.cmd();
-    c.args(["read", "inner.txt"]).env("LOOPR_ROOT", env.path("sub")).env("LOOPR_SESSION", "from-env");
+    c.args(["read", "inner.txt"])
+        .env("LOOPR_ROOT", env.path("sub"))
+        .env("LOOPR_SESSION", "from-env");
     let out = finish(c);
     out.assert_ok();
     assert_eq!(out.data()["path"], "inner.txt");
     let mut c = env.cmd();
-    c.args(["session"]).env("LOOPR_ROOT", env.path("sub")).env("LOOPR_SESSION", "from-env");
+    c.args(["session"])
+        .env("LOOPR_ROOT", env.path("sub"))
+        .env("LOOPR_SESSION", "from-env");
     let out = finish(c);
     assert_eq!(out.data()["session"], "from-env");
     assert_eq!(out.data()["root"], env.path("sub").to_str().unwrap());
     let mut c = env.cmd();
-    c.args(["session", "--session", "flag", "--root", "."]).env("LOOPR_SESSION", "from-env").env("LOOPR_ROOT", env.path("sub"));
+    c.args(["session", "--session", "flag", "--root", "."])
+        .env("LOOPR_SESSION", "from-env")
+        .env("LOOPR_ROOT", env.path("sub"));
     let out = finish(c);
     assert_eq!(out.data()["session"], "flag");
     assert_eq!(out.data()["root"], env.root.to_str().unwrap());
@@ -206,7 +265,8 @@ fn invalid_session_ids_and_roots_are_refused() {
         let out = env.run(&["--session", bad, "session"], "");
         out.assert_err("invalid_input");
     }
-    env.run(&["--session", "Agent_1.v-2", "session"], "").assert_ok();
+    env.run(&["--session", "Agent_1.v-2", "session"], "")
+        .assert_ok();
     let out = env.run(&["--root", "no-such-dir", "session"], "");
     out.assert_err("invalid_input");
     let mut c = env.cmd();
@@ -220,16 +280,28 @@ fn default_state_dir_follows_xdg_then_home_and_stays_out_of_the_root() {
     env.write_file("a.txt", "x\n");
     let home = env.dir.path().join("home");
     let mut c = env.cmd();
-    c.args(["read", "a.txt"]).env_remove("LOOPR_STATE_DIR").env("HOME", &home);
+    c.args(["read", "a.txt"])
+        .env_remove("LOOPR_STATE_DIR")
+        .env("HOME", &home);
     finish(c).assert_ok();
     assert!(home.join(".local/state/loopr-tool").is_dir());
     let xdg = env.dir.path().join("xdg");
     let mut c = env.cmd();
-    c.args(["session"]).env_remove("LOOPR_STATE_DIR").env("XDG_STATE_HOME", &xdg);
+    c.args(["session"])
+        .env_remove("LOOPR_STATE_DIR")
+        .env("XDG_STATE_HOME", &xdg);
     let out = finish(c);
-    assert!(out.data()["state_dir"].as_str().unwrap().starts_with(xdg.to_str().unwrap()));
+    assert!(
+        out.data()["state_dir"]
+            .as_str()
+            .unwrap()
+            .starts_with(xdg.to_str().unwrap())
+    );
     // the root holds only what the user wrote
-    let names: Vec<_> = std::fs::read_dir(&env.root).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let names: Vec<_> = std::fs::read_dir(&env.root)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
     assert_eq!(names, vec![std::ffi::OsString::from("a.txt")]);
 }
 
@@ -270,6 +342,14 @@ fn a_closed_stdout_ends_quietly() {
         .unwrap();
     drop(child.stdout.take()); // the reader goes away at once, like `| head -0`
     let out = child.wait_with_output().unwrap();
-    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.code().is_some(), "ended by a signal: {:?}", out.status);
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.status.code().is_some(),
+        "ended by a signal: {:?}",
+        out.status
+    );
 }

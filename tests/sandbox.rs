@@ -21,7 +21,10 @@ fn refused(env: &Env, path: &str) {
     r.assert_err("outside_root");
     assert!(!r.stdout.contains("secret\\n"), "leaked: {}", r.stdout);
     assert!(r.json["error"]["path"].is_string());
-    let w = env.run(&["--no-read-check", "write", path, "--content", "pwned"], "");
+    let w = env.run(
+        &["--no-read-check", "write", path, "--content", "pwned"],
+        "",
+    );
     w.assert_err("outside_root");
 }
 
@@ -62,7 +65,10 @@ fn symlinks_pointing_out_are_refused() {
     refused(&env, "dir-link/new.txt");
     refused(&env, "dir-link/deep/er/new.txt");
     assert!(!exists(&o.join("new.txt")) && !exists(&o.join("deep")));
-    assert_eq!(std::fs::read_to_string(o.join("secret.txt")).unwrap(), "secret\n");
+    assert_eq!(
+        std::fs::read_to_string(o.join("secret.txt")).unwrap(),
+        "secret\n"
+    );
 }
 
 #[test]
@@ -81,10 +87,15 @@ fn links_that_stay_inside_are_followed() {
     symlink("real", env.path("alias")).unwrap();
     let out = env.call("read", json!({"path": "alias/data.txt"}));
     out.assert_ok();
-    assert_eq!(out.data()["path"], "alias/data.txt", "shown as named, not resolved");
+    assert_eq!(
+        out.data()["path"],
+        "alias/data.txt",
+        "shown as named, not resolved"
+    );
     // a link whose `..` leads back inside
     symlink("real/..", env.path("up")).unwrap();
-    env.call("read", json!({"path": "up/real/data.txt"})).assert_ok();
+    env.call("read", json!({"path": "up/real/data.txt"}))
+        .assert_ok();
 }
 
 #[test]
@@ -96,7 +107,15 @@ fn the_root_itself_may_be_a_symlink() {
     let out = env.run(&["--root", link.to_str().unwrap(), "read", "f.txt"], "");
     out.assert_ok();
     let abs = link.join("f.txt");
-    let out = env.run(&["--root", link.to_str().unwrap(), "read", abs.to_str().unwrap()], "");
+    let out = env.run(
+        &[
+            "--root",
+            link.to_str().unwrap(),
+            "read",
+            abs.to_str().unwrap(),
+        ],
+        "",
+    );
     out.assert_ok();
     assert_eq!(out.data()["path"], "f.txt");
 }
@@ -114,7 +133,10 @@ fn symlink_loops_are_an_error_not_a_hang() {
 #[test]
 fn nul_bytes_are_invalid_input() {
     let env = Env::new();
-    let out = env.call("write", json!({"path": "a\u{0}/etc/passwd", "content": "x"}));
+    let out = env.call(
+        "write",
+        json!({"path": "a\u{0}/etc/passwd", "content": "x"}),
+    );
     out.assert_err("invalid_input");
     assert_eq!(out.json["error"]["field"], "path");
 }
@@ -127,6 +149,7 @@ fn no_sandbox_lets_paths_leave_and_shows_them_absolute() {
     out.assert_ok();
     assert_eq!(out.data()["path"], o.join("secret.txt").to_str().unwrap());
     let mut c = env.cmd();
-    c.args(["read", "../outside/secret.txt"]).env("LOOPR_NO_SANDBOX", "1");
+    c.args(["read", "../outside/secret.txt"])
+        .env("LOOPR_NO_SANDBOX", "1");
     common::finish(c).assert_ok();
 }

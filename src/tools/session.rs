@@ -137,10 +137,9 @@ fn todo_counts(todos: Value) -> Value {
         .cloned()
         .unwrap_or_default();
     for item in items {
-        if let Some(status) = item.get("status").and_then(Value::as_str) {
-            if let Some(n) = counts.get_mut(status) {
-                *n = json!(n.as_u64().unwrap_or(0) + 1);
-            }
+        let status = item.get("status").and_then(Value::as_str).unwrap_or("");
+        if let Some(n) = counts.get_mut(status) {
+            *n = json!(n.as_u64().unwrap_or(0) + 1);
         }
     }
     counts

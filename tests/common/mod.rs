@@ -38,7 +38,12 @@ impl Out {
     }
     #[track_caller]
     pub fn assert_ok(&self) -> &Self {
-        assert!(self.ok() && self.status == 0, "expected success, got status {}: {}", self.status, self.stdout);
+        assert!(
+            self.ok() && self.status == 0,
+            "expected success, got status {}: {}",
+            self.status,
+            self.stdout
+        );
         self
     }
     #[track_caller]
@@ -49,7 +54,11 @@ impl Out {
         assert_eq!(self.json["ok"], false);
         assert_eq!(
             self.json["output"].as_str().unwrap().lines().next(),
-            self.json["error"]["message"].as_str().unwrap().lines().next(),
+            self.json["error"]["message"]
+                .as_str()
+                .unwrap()
+                .lines()
+                .next(),
             "output starts with the message"
         );
         self
@@ -85,7 +94,9 @@ impl Env {
     /// could change its behaviour.
     pub fn cmd(&self) -> Command {
         let mut c = Command::new(bin());
-        c.current_dir(&self.root).env("LOOPR_STATE_DIR", &self.state).env("HOME", self.dir.path());
+        c.current_dir(&self.root)
+            .env("LOOPR_STATE_DIR", &self.state)
+            .env("HOME", self.dir.path());
         for var in [
             "LOOPR_ROOT",
             "LOOPR_SESSION",
@@ -137,14 +148,22 @@ pub fn finish(mut c: Command) -> Out {
     let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
     let json = serde_json::from_str(&stdout).unwrap_or(Value::Null);
-    Out { status: o.status.code().unwrap_or(-1), json, stdout, stderr }
+    Out {
+        status: o.status.code().unwrap_or(-1),
+        json,
+        stdout,
+        stderr,
+    }
 }
 
 /// Replaces what differs between runs (times, temp dirs) so a snapshot can hold the rest.
 pub fn redact(v: &Value, env: &Env) -> Value {
     let text = serde_json::to_string(v).unwrap();
     let dir = env.dir.path().to_string_lossy().into_owned();
-    let canon = std::fs::canonicalize(env.dir.path()).unwrap().to_string_lossy().into_owned();
+    let canon = std::fs::canonicalize(env.dir.path())
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
     let text = text.replace(&canon, "[TMP]").replace(&dir, "[TMP]");
     let time = regex_lite_time(&text);
     serde_json::from_str(&time).unwrap()

@@ -1,0 +1,234 @@
+//! The state store (SPEC §2.2) and `session` (§13, 16.8): layout, locking, corruption, reset.
+
+mod common;
+
+use common::{Env, finish, redact};
+use serde_json::json;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+fn session_dir(env: &Env) -> PathBuf {
+    PathBuf::from(
+        env.run(&["session"], "").data()["session_dir"]
+            .as_str()
+            .unwrap(),
+    )
+}
+
+#[test]
+fn session_show_snapshot() {
+    let env = Env::new();
+    env.write_file("a.txt", "x\n");
+    env.read("a.txt");
+    env.call("write", json!({"path": "b.txt", "content": "y\n"}))
+        .assert_ok();
+    let out = env.run(&["session"], "");
+    let mut v = redact(&out.json, &env);
+    // the root key's hash differs per temp dir
+    let dir = v["data"]["session_dir"].as_str().unwrap().to_string();
+    assert!(
+        dir.starts_with("[TMP]/state/root-") && dir.ends_with("/default"),
+        "{dir}"
+    );
+    v["data"]["session_dir"] = json!("[SESSION_DIR]");
+    v["output"] = json!(v["output"].as_str().unwrap().replace(&dir, "[SESSION_DIR]"));
+    insta::assert_json_snapshot!(v, @r#"
+    {
+      "ok": true,
+      "tool": "session",
+      "output": "Root: [TMP]/root\nSession: default\nState: [SESSION_DIR]\nRead files: 2\n  a.txt (read [TIME])\n  b.txt (read [TIME])\nTodos: 0 pending, 0 in progress, 0 completed\nUndo depth: 1\nRunning jobs: 0\n",
+      "data": {
+        "root": "[TMP]/root",
+        "session": "default",
+        "state_dir": "[TMP]/state",
+        "session_dir": "[SESSION_DIR]",
+        "reads": [
+          {
+            "path": "a.txt",
+            "read_at": "[TIME]"
+          },
+          {
+            "path": "b.txt",
+            "read_at": "[TIME]"
+          }
+        ],
+        "todos": {
+          "pending": 0,
+          "in_progress": 0,
+          "completed": 0
+        },
+        "undo_depth": 1,
+        "jobs_running": 0
+      }
+    }
+    "#);
+}
+
+#[test]
+fn state_is_keyed_by_root_and_session() {
+    let env = Env::new();
+    std::fs::create_dir_all(env.path("one")).unwrap();
+    std::fs::create_dir_all(env.path("two/one")).unwrap();
+    let a = env.run(&["--root", "one", "session"], "");
+    let b = env.run(&["--root", "two/one", "session"], "");
+    let c = env.run(&["--root", "one", "--session", "other", "session"], "");
+    let dir = |o: &common::Out| o.data()["session_dir"].as_str().unwrap().to_string();
+    assert_ne!(dir(&a), dir(&b), "same basename, different roots");
+    assert!(
+        dir(&a).contains("/one-") && dir(&b).contains("/one-"),
+        "readable basename: {}",
+        dir(&a)
+    );
+    assert!(dir(&c).ends_with("/other"));
+    assert_eq!(
+        PathBuf::from(dir(&a)).parent(),
+        PathBuf::from(dir(&c)).parent()
+    );
+}
+
+#[test]
+fn clear_reads_forgets_and_writes_need_a_new_read() {
+    let env = Env::new();
+    env.write_file("a.txt", "x\n");
+    env.read("a.txt");
+    let out = env.run(&["session", "clear_reads"], "");
+    out.assert_ok();
+    assert_eq!(out.data()["cleared_reads"], 1);
+    env.call("write", json!({"path": "a.txt", "content": "y"}))
+        .assert_err("not_read");
+}
+
+#[test]
+fn reset_drops_everything_of_that_session_only() {
+    let env = Env::new();
+    env.write_file("a.txt", "x\n");
+    env.read("a.txt");
+    env.call("write", json!({"path": "a.txt", "content": "y\n"}))
+        .assert_ok();
+    env.call_in("keep", "read", json!({"path": "a.txt"}))
+        .assert_ok();
+    env.call("session", json!({"action": "reset"})).assert_ok();
+    let s = env.run(&["session"], "");
+    assert_eq!(
+        (
+            s.data()["reads"].as_array().unwrap().len(),
+            s.data()["undo_depth"].as_u64()
+        ),
+        (0, Some(0))
+    );
+    let k = env.run(&["--session", "keep", "session"], "");
+    assert_eq!(k.data()["reads"].as_array().unwrap().len(), 1);
+    let out = env.call("session", json!({"action": "explode"}));
+    out.assert_err("invalid_input");
+    assert_eq!(out.json["error"]["field"], "action");
+}
+
+#[test]
+fn a_corrupt_state_file_is_moved_aside_with_a_warning() {
+    let env = Env::new();
+    env.write_file("a.txt", "x\n");
+    env.read("a.txt");
+    let dir = session_dir(&env);
+    std::fs::write(dir.join("reads.json"), "{\"files\": {\"trunc").unwrap();
+    let out = env.call("read", json!({"path": "a.txt"}));
+    out.assert_ok();
+    let w = out.data()["warnings"][0].as_str().unwrap();
+    assert!(w.contains("reads.json") && w.contains("corrupt"), "{w}");
+    let aside: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.starts_with("reads.json.corrupt-"))
+        .collect();
+    assert_eq!(aside.len(), 1);
+    // and the fresh file works: the read above was recorded
+    let s = env.run(&["session"], "");
+    assert_eq!(s.data()["reads"].as_array().unwrap().len(), 1);
+    assert!(s.data().get("warnings").is_none());
+}
+
+/// Holds `path` locked with flock(1) (flock(2), the same lock as std's File::lock) until killed.
+/// `-o` keeps the lock in the flock process alone, so killing it releases the lock.
+fn hold_lock(path: &std::path::Path) -> std::process::Child {
+    let child = std::process::Command::new("flock")
+        .arg("-o")
+        .arg(path)
+        .args(["sleep", "30"])
+        .spawn()
+        .unwrap();
+    // wait until the lock is really taken
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while Instant::now() < deadline {
+        let f = std::fs::File::open(path);
+        if let Ok(f) = f {
+            if f.try_lock().is_err() {
+                return child;
+            }
+            let _ = f.unlock();
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!("flock never took the lock");
+}
+
+#[test]
+fn a_held_lock_times_out_and_a_killed_holder_releases_it() {
+    let env = Env::new();
+    env.write_file("a.txt", "x\n");
+    let dir = session_dir(&env);
+    let mut holder = hold_lock(&dir.join("lock"));
+    let mut c = env.cmd();
+    c.args(["read", "a.txt"])
+        .env("LOOPR_LOCK_TIMEOUT_MS", "300");
+    let start = Instant::now();
+    let out = finish(c);
+    out.assert_err("lock_timeout");
+    assert!(start.elapsed() >= Duration::from_millis(300));
+    // SIGKILL the holder: the kernel drops its lock, and no stale lock file blocks anyone
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+    let start = Instant::now();
+    env.read("a.txt");
+    assert!(start.elapsed() < Duration::from_secs(2));
+}
+
+#[test]
+fn a_file_lock_held_elsewhere_blocks_writers_of_that_file() {
+    let env = Env::new();
+    env.write_file("a.txt", "x\n");
+    env.read("a.txt");
+    // find the per-file lock: the one lock file a write creates under locks/
+    env.call("write", json!({"path": "a.txt", "content": "y\n"}))
+        .assert_ok();
+    let locks = session_dir(&env).parent().unwrap().join("locks");
+    let lock = std::fs::read_dir(&locks)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let mut holder = hold_lock(&lock);
+    let mut c = env.cmd();
+    c.args(["write", "a.txt", "--content", "z\n"])
+        .env("LOOPR_LOCK_TIMEOUT_MS", "300");
+    let out = finish(c);
+    out.assert_err("lock_timeout");
+    assert_eq!(env.read_file("a.txt"), b"y\n");
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+    env.call("write", json!({"path": "a.txt", "content": "z\n"}))
+        .assert_ok();
+}
+
+#[test]
+fn an_unwritable_state_dir_is_an_io_error() {
+    let env = Env::new();
+    env.write_file("a.txt", "x\n");
+    let blocker = env.dir.path().join("not-a-dir");
+    std::fs::write(&blocker, "").unwrap();
+    let out = env.run(
+        &["--state-dir", blocker.to_str().unwrap(), "read", "a.txt"],
+        "",
+    );
+    out.assert_err("io_error");
+    assert!(out.output().contains("state directory"));
+}
