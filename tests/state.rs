@@ -149,7 +149,7 @@ fn a_corrupt_state_file_is_moved_aside_with_a_warning() {
 /// Holds `path` locked with flock(1) (flock(2), the same lock as std's File::lock) until killed.
 /// `-o` keeps the lock in the flock process alone, so killing it releases the lock.
 fn hold_lock(path: &std::path::Path) -> std::process::Child {
-    let child = std::process::Command::new("flock")
+    let mut child = std::process::Command::new("flock")
         .arg("-o")
         .arg(path)
         .args(["sleep", "30"])
@@ -167,6 +167,8 @@ fn hold_lock(path: &std::path::Path) -> std::process::Child {
         }
         std::thread::sleep(Duration::from_millis(10));
     }
+    let _ = child.kill();
+    let _ = child.wait();
     panic!("flock never took the lock");
 }
 
