@@ -357,7 +357,7 @@ fn unused(action: Action, field: &str) -> ToolError {
         ),
     )
     .hint(format!(
-        "Drop `{field}`, or use an action that takes it: {}.",
+        "Drop `{field}`, or set `action` to one that takes it: {}.",
         users.join(", ")
     ))
 }
