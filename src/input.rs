@@ -122,13 +122,21 @@ fn field_error(tool: &str, path: &str, inner: &str, schema: &Value) -> ToolError
             .strip_suffix(field.as_str())
             .unwrap_or(path)
             .trim_end_matches('.');
-        let nested = if parent.is_empty() {
-            String::new()
+        let (nested, accepted) = if parent.is_empty() {
+            (String::new(), accepted)
         } else {
-            format!(" in `{parent}`")
+            (
+                format!(" in `{parent}`"),
+                accepted_fields(&sub_schema(schema, parent)),
+            )
         };
         let msg = format!("{tool}: unknown field `{field}`{nested}; accepted fields: {accepted}");
-        return ToolError::invalid(&field, msg).hint(format!("Use only these fields: {accepted}."));
+        let at = if parent.is_empty() {
+            field
+        } else {
+            format!("{parent}.{field}")
+        };
+        return ToolError::invalid(&at, msg).hint(format!("Use only these fields: {accepted}."));
     }
     if let Some(rest) = inner.strip_prefix("missing field ") {
         let field = backticked.unwrap_or_else(|| rest.to_string());
@@ -164,6 +172,27 @@ fn field_error(tool: &str, path: &str, inner: &str, schema: &Value) -> ToolError
     } else {
         err.with("field", field)
     }
+}
+
+/// The schema of the object at `path` (`edits[0]`, `todos[2].x`), carrying the root's `$defs`
+/// so references inside it still resolve.
+fn sub_schema(root: &Value, path: &str) -> Value {
+    let mut node = root;
+    for part in path.split('.') {
+        let (name, indexed) = match part.find('[') {
+            Some(i) => (&part[..i], true),
+            None => (part, false),
+        };
+        node = resolve(root, &node["properties"][name]);
+        if indexed {
+            node = resolve(root, &node["items"]);
+        }
+    }
+    let mut sub = node.clone();
+    if let (Some(obj), Some(defs)) = (sub.as_object_mut(), root.get("$defs")) {
+        obj.insert("$defs".into(), defs.clone());
+    }
+    sub
 }
 
 /// `path (string, required), offset (integer), …` for messages and hints.
@@ -437,6 +466,34 @@ mod tests {
         assert_eq!(e.extra["field"], "limit");
         let e = run(serde_json::json!({"path": "a", "offset": 0})).unwrap_err();
         assert_eq!(e.extra["field"], "offset");
+    }
+
+    #[derive(Deserialize, JsonSchema, Debug)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Outer {
+        edits: Vec<Inner>,
+    }
+
+    #[derive(Deserialize, JsonSchema, Debug)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Inner {
+        old_string: String,
+    }
+
+    #[test]
+    fn a_nested_unknown_field_lists_the_nested_fields() {
+        let v = serde_json::json!({"edits": [{"old_string": "a"}, {"old_string": "b", "oops": 1}]});
+        let e = parse::<Outer>("probe", v, &schema_of::<Outer>()).unwrap_err();
+        assert_eq!(e.extra["field"], "edits[1].oops");
+        assert!(e.message.contains("in `edits[1]`"), "{}", e.message);
+        assert!(
+            e.message
+                .ends_with("accepted fields: old_string (string, required)"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]
