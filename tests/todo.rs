@@ -281,7 +281,7 @@ fn todowrite_item_id_and_priority_are_accepted_with_a_warning() {
         json!({"action": "write", "todos": [{"content": "a", "status": "pending", "owner": "me"}]}),
     );
     out.assert_err("invalid_input");
-    assert_eq!(out.json["error"]["field"], "owner");
+    assert_eq!(out.json["error"]["field"], "todos[0].owner");
 }
 
 #[test]
