@@ -4,10 +4,12 @@
 //! Only the subcommand being run is built: a harness spawns us once per tool call, and building
 //! every tool's flags would be start-up time spent on nothing.
 
-use crate::context::{Ctx, Globals};
+use crate::context::Globals;
+use crate::dispatch;
 use crate::envelope::{Envelope, Format};
 use crate::error::{Result, ToolError};
 use crate::input::{self, Field, Kind};
+use crate::integration;
 use crate::tool::DynTool;
 use crate::tools;
 use clap::parser::ValueSource;
@@ -347,9 +349,15 @@ fn clap_error(tool: &str, e: clap::Error) -> ToolError {
 
 pub fn run(args: Vec<String>) -> i32 {
     let word = tool_word(&args).map(|i| args[i].clone());
-    let tool = word.as_deref().and_then(tools::find);
-    let cmd = match (&word, tool) {
-        (_, Some(t)) => base_command().subcommand(tool_command(t)),
+    if let Some(cmd) = word
+        .as_deref()
+        .filter(|w| integration::COMMANDS.contains(w))
+    {
+        return run_integration(cmd, &args);
+    }
+    let resolved = word.as_deref().and_then(dispatch::lookup);
+    let cmd = match (&word, resolved) {
+        (Some(w), Some(r)) => base_command().subcommand(tool_command(r.tool).name(w.clone())),
         (Some(w), None) if w != "help" => {
             let names: Vec<&str> = tools::TOOLS.iter().map(|t| t.name()).collect();
             let err = ToolError::usage(format!(
@@ -359,21 +367,11 @@ pub fn run(args: Vec<String>) -> i32 {
             .hint("Run `loopr-tool --help` for the list of tools.");
             return fail(w, err, &args);
         }
-        _ => tools::TOOLS
-            .iter()
-            .fold(base_command(), |c, t| c.subcommand(tool_command(*t))),
+        _ => full_command(),
     };
     let matches = match cmd.try_get_matches_from(&args) {
         Ok(m) => m,
-        Err(e) => {
-            use clap::error::ErrorKind;
-            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-                let _ = e.print();
-                return 0;
-            }
-            let name = tool.map(|t| t.name()).unwrap_or("loopr-tool");
-            return fail(name, clap_error(name, e), &args);
-        }
+        Err(e) => return clap_failure(e, resolved.map(|r| r.tool.name()), &args),
     };
     let Some((name, sub)) = matches.subcommand() else {
         let names: Vec<&str> = tools::TOOLS.iter().map(|t| t.name()).collect();
@@ -387,33 +385,52 @@ pub fn run(args: Vec<String>) -> i32 {
         .hint("Name a tool, e.g. `loopr-tool read README.md`.");
         return fail("loopr-tool", err, &args);
     };
-    let tool = tools::find(name).expect("clap only knows registered tools");
+    let resolved = dispatch::lookup(name).expect("clap only knows registered tools and aliases");
     let g = match globals(&matches) {
         Ok(g) => g,
-        Err(e) => return fail(tool.name(), e, &args),
+        Err(e) => return fail(resolved.tool.name(), e, &args),
     };
-    crate::set_panic_context(tool.name(), g.format, g.pretty);
-    let envelope = call_tool(tool, &g, sub);
+    crate::set_panic_context(resolved.tool.name(), g.format, g.pretty);
+    let envelope = match input_for(resolved.tool, sub) {
+        Ok(input) => resolved.run(&g, input),
+        Err(e) => Envelope::failure(resolved.tool.name(), e, &[]),
+    };
     envelope.print(g.format, g.pretty)
 }
 
-/// Builds the input (command line, or stdin), the context, and runs the tool.
-fn call_tool(tool: &dyn DynTool, g: &Globals, sub: &ArgMatches) -> Envelope {
-    let ctx = match Ctx::new(g) {
-        Ok(c) => c,
-        Err(e) => return Envelope::failure(tool.name(), e, &[]),
-    };
-    let result = input_for(tool, sub).and_then(|input| {
-        if std::env::var_os("LOOPR_DEBUG_PANIC").is_some() {
-            panic!("LOOPR_DEBUG_PANIC is set: panicking on purpose to test the panic envelope");
-        }
-        tool.call(&ctx, input)
-    });
-    let warnings = ctx.take_warnings();
-    match result {
-        Ok(success) => Envelope::success(tool.name(), success, &warnings),
-        Err(e) => Envelope::failure(tool.name(), e, &warnings),
+/// Every tool and command, for `--help` and `help TOOL`.
+pub fn full_command() -> Command {
+    let cmd = tools::TOOLS
+        .iter()
+        .fold(base_command(), |c, t| c.subcommand(tool_command(*t)));
+    integration::COMMANDS
+        .iter()
+        .fold(cmd, |c, name| c.subcommand(integration::command(name)))
+}
+
+fn clap_failure(e: clap::Error, tool: Option<&str>, args: &[String]) -> i32 {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        let _ = e.print();
+        return 0;
     }
+    let name = tool.unwrap_or("loopr-tool");
+    fail(name, clap_error(name, e), args)
+}
+
+fn run_integration(name: &str, args: &[String]) -> i32 {
+    let cmd = base_command().subcommand(integration::command(name));
+    let matches = match cmd.try_get_matches_from(args) {
+        Ok(m) => m,
+        Err(e) => return clap_failure(e, Some(name), args),
+    };
+    let g = match globals(&matches) {
+        Ok(g) => g,
+        Err(e) => return fail(name, e, args),
+    };
+    crate::set_panic_context(name, g.format, g.pretty);
+    let (_, sub) = matches.subcommand().expect("the command was given");
+    integration::run(name, &g, sub)
 }
 
 fn input_for(tool: &dyn DynTool, sub: &ArgMatches) -> Result<Value> {

@@ -132,33 +132,44 @@ impl Envelope {
         Value::Object(m)
     }
 
-    /// Prints the envelope and returns the exit status. A closed stdout (`| head`) is not an
-    /// error worth a word: the reader has gone.
+    /// Prints the envelope and returns the exit status.
     pub fn print(&self, format: Format, pretty: bool) -> i32 {
-        let bytes = match format {
-            Format::Text => self.output.clone().into_bytes(),
-            Format::Json => {
-                let v = self.to_value();
-                let mut s = if pretty {
-                    serde_json::to_string_pretty(&v)
-                } else {
-                    serde_json::to_string(&v)
-                }
-                .unwrap_or_else(|_| String::from("{\"ok\":false}"));
-                s.push('\n');
-                s.into_bytes()
-            }
-        };
-        let written = if format == Format::Text && !self.ok {
-            std::io::stderr().write_all(&bytes)
-        } else {
-            let mut out = std::io::stdout().lock();
-            out.write_all(&bytes).and_then(|_| out.flush())
-        };
-        match written {
-            Ok(()) => self.exit_status,
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => self.exit_status,
-            Err(_) => 1,
+        match format {
+            Format::Text => print_text(&self.output, self.ok, self.exit_status),
+            Format::Json => print_value(&self.to_value(), pretty, self.exit_status),
         }
+    }
+}
+
+/// Prints one JSON value on one line (or indented) and returns `status`. A closed stdout
+/// (`| head`) is not an error worth a word: the reader has gone.
+pub fn print_value(v: &Value, pretty: bool, status: i32) -> i32 {
+    let mut s = if pretty {
+        serde_json::to_string_pretty(v)
+    } else {
+        serde_json::to_string(v)
+    }
+    .unwrap_or_else(|_| String::from("{\"ok\":false}"));
+    s.push('\n');
+    let mut out = std::io::stdout().lock();
+    match out.write_all(s.as_bytes()).and_then(|_| out.flush()) {
+        Ok(()) => status,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => status,
+        Err(_) => 1,
+    }
+}
+
+/// `--format text`: `output` alone, on stdout for success and on stderr for a failure.
+pub fn print_text(output: &str, ok: bool, status: i32) -> i32 {
+    let written = if ok {
+        let mut out = std::io::stdout().lock();
+        out.write_all(output.as_bytes()).and_then(|_| out.flush())
+    } else {
+        std::io::stderr().write_all(output.as_bytes())
+    };
+    match written {
+        Ok(()) => status,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => status,
+        Err(_) => 1,
     }
 }

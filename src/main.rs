@@ -5,13 +5,16 @@
 // on the way out: boxing it would buy nothing measurable.
 #![allow(clippy::result_large_err)]
 
+mod aliases;
 mod caps;
 mod cli;
 mod context;
+mod dispatch;
 mod envelope;
 mod error;
 mod fsx;
 mod input;
+mod integration;
 mod journal;
 mod reads;
 mod sandbox;

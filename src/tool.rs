@@ -13,6 +13,32 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+/// What a client may assume about a tool's effects (MCP tool annotations).
+#[derive(Debug, Clone, Copy)]
+pub struct Hints {
+    pub read_only: bool,
+    pub destructive: bool,
+    pub idempotent: bool,
+    pub open_world: bool,
+}
+
+impl Hints {
+    /// Looks, never changes anything.
+    pub const READ_ONLY: Hints = Hints {
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+        open_world: false,
+    };
+    /// May replace or remove what is there.
+    pub const DESTRUCTIVE: Hints = Hints {
+        read_only: false,
+        destructive: true,
+        idempotent: false,
+        open_world: false,
+    };
+}
+
 pub trait Tool: Sync + 'static {
     type Input: DeserializeOwned + JsonSchema;
 
@@ -30,9 +56,10 @@ pub trait Tool: Sync + 'static {
     /// A field that, when the others come from the command line, is read raw from stdin
     /// (`write PATH` takes its content so: SPEC 16.2).
     const RAW_STDIN_FIELD: Option<&'static str> = None;
+    /// Effects, for MCP clients; the safe assumption unless the tool says otherwise.
+    const HINTS: Hints = Hints::DESTRUCTIVE;
 
     /// Whether this call only looks (batch may run such calls in parallel).
-    #[allow(dead_code)] // batch (issue 9) is its first caller
     fn read_only(input: &Self::Input) -> bool;
 
     fn run(ctx: &Ctx, input: Self::Input) -> Result<Success>;
@@ -46,10 +73,10 @@ pub trait DynTool: Sync {
     fn positionals(&self) -> &'static [&'static str];
     fn examples(&self) -> &'static str;
     fn raw_stdin_field(&self) -> Option<&'static str>;
+    fn hints(&self) -> Hints;
     /// The JSON Schema of the input, from the same type the parser uses.
     fn input_schema(&self) -> Value;
     /// Whether this call only looks; an input that does not parse counts as a writer.
-    #[allow(dead_code)] // batch (issue 9) is its first caller
     fn is_read_only(&self, input: &Value) -> bool;
     fn call(&self, ctx: &Ctx, input: Value) -> Result<Success>;
 }
@@ -72,6 +99,9 @@ impl<T: Tool> DynTool for T {
     }
     fn raw_stdin_field(&self) -> Option<&'static str> {
         T::RAW_STDIN_FIELD
+    }
+    fn hints(&self) -> Hints {
+        T::HINTS
     }
     fn input_schema(&self) -> Value {
         input::schema_of::<T::Input>()

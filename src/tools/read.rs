@@ -9,7 +9,7 @@ use crate::reads::{self, Fingerprint};
 use crate::sandbox;
 use crate::state::StateLock;
 use crate::text::{self, Outcome, Window};
-use crate::tool::Tool;
+use crate::tool::{Hints, Tool};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
@@ -43,6 +43,7 @@ Lines over 2000 characters are cut with a marker. Reports the encoding, line end
 A file must be read in this session before it can be edited or overwritten. For large files, prefer grep to find the lines you need, then read just that range. \
 Binary files are refused; use tree or glob for directories.";
     const POSITIONALS: &'static [&'static str] = &["path"];
+    const HINTS: Hints = Hints::READ_ONLY;
     const EXAMPLES: &'static str = "  echo '{\"path\": \"src/main.rs\", \"offset\": 10, \"limit\": 20}' | loopr-tool read\n  loopr-tool read src/main.rs --offset 10 --limit 20 --format text";
 
     fn read_only(_: &Input) -> bool {

@@ -10,7 +10,7 @@ use crate::reads::{self, Fingerprint};
 use crate::sandbox;
 use crate::state::{self, StateLock};
 use crate::text;
-use crate::tool::Tool;
+use crate::tool::{Hints, Tool};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
@@ -39,6 +39,11 @@ The write is atomic (no half-written file), keeps the file's permissions, follow
 To change part of an existing file, prefer edit: it sends only the changed text.";
     const POSITIONALS: &'static [&'static str] = &["path"];
     const RAW_STDIN_FIELD: Option<&'static str> = Some("content");
+    // Writing the same content twice leaves the same file.
+    const HINTS: Hints = Hints {
+        idempotent: true,
+        ..Hints::DESTRUCTIVE
+    };
     const EXAMPLES: &'static str = "  echo '{\"path\": \"notes/todo.md\", \"content\": \"# Todo\\n\"}' | loopr-tool write\n  make_config | loopr-tool write conf.toml     (content from stdin)";
 
     fn read_only(_: &Input) -> bool {

@@ -1,0 +1,225 @@
+//! `call` and `batch` (SPEC §14, 16.9): tool calls as a harness forwards them.
+//!
+//! A batch is cut into maximal runs of consecutive read-only calls; a run starts once every
+//! earlier call has finished and its members run in parallel; every other call runs alone. So
+//! a batch means exactly what the same calls made one after another would mean, only faster.
+
+use crate::context::Globals;
+use crate::dispatch;
+use crate::envelope::Envelope;
+use crate::error::{Result, ToolError};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+/// One call: `{"name": TOOL, "input": {...}, "id"?: ID}`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Call {
+    pub name: String,
+    #[serde(default)]
+    pub input: Option<Value>,
+    #[serde(default)]
+    pub id: Option<Value>,
+}
+
+/// Names that are commands, not tools: never callable from inside a call.
+const NOT_TOOLS: &[&str] = &["call", "batch", "mcp", "schema"];
+
+fn parse_call(v: Value) -> std::result::Result<Call, (Option<Value>, ToolError)> {
+    let id = v.get("id").cloned();
+    if !v.is_object() {
+        return Err((
+            None,
+            ToolError::usage("a call must be a JSON object: {\"name\": TOOL, \"input\": {...}}"),
+        ));
+    }
+    serde_json::from_value::<Call>(v).map_err(|e| {
+        let err = ToolError::usage(format!("bad call: {e}"))
+            .hint("A call is {\"name\": TOOL, \"input\": {...}, \"id\": optional}.");
+        (id, err)
+    })
+}
+
+/// The envelope of one call, with the caller's `id` echoed.
+fn envelope_of(g: &Globals, call: Call) -> (Envelope, Option<Value>) {
+    let Call { name, input, id } = call;
+    let env = match dispatch::lookup(&name).filter(|_| !NOT_TOOLS.contains(&name.as_str())) {
+        Some(r) => r.run(g, input.unwrap_or_else(|| Value::Object(Map::new()))),
+        None => Envelope::failure(&name, dispatch::unknown_tool(&name), &[]),
+    };
+    (env, id)
+}
+
+fn with_id(env: &Envelope, id: Option<Value>) -> Value {
+    let mut v = env.to_value();
+    if let (Value::Object(m), Some(id)) = (&mut v, id) {
+        m.insert("id".into(), id);
+    }
+    v
+}
+
+/// `call`: stdin holds one call; prints its envelope plus `id`, with that envelope's status.
+pub fn call(g: &Globals, stdin: &[u8]) -> (Value, i32) {
+    let parsed = serde_json::from_slice::<Value>(stdin)
+        .map_err(|e| {
+            (
+                None,
+                ToolError::usage(format!("stdin is not valid JSON: {e}")),
+            )
+        })
+        .and_then(parse_call);
+    match parsed {
+        Ok(c) => {
+            let (env, id) = envelope_of(g, c);
+            (with_id(&env, id), env.exit_status)
+        }
+        Err((id, e)) => {
+            let env = Envelope::failure("call", e, &[]);
+            (with_id(&env, id), env.exit_status)
+        }
+    }
+}
+
+/// The calls of a batch: a JSON array, or JSON Lines (one call per non-blank line).
+fn batch_items(stdin: &[u8]) -> Result<Vec<Value>> {
+    let text =
+        std::str::from_utf8(stdin).map_err(|_| ToolError::usage("batch: stdin is not UTF-8"))?;
+    let trimmed = text.trim_start();
+    if trimmed.starts_with('[') {
+        return match serde_json::from_str::<Value>(text) {
+            Ok(Value::Array(items)) => Ok(items),
+            Ok(_) | Err(_) => Err(ToolError::usage(
+                "batch: stdin starts with `[` but is not a JSON array of calls",
+            )),
+        };
+    }
+    let mut items = vec![];
+    for (i, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        match serde_json::from_str::<Value>(line) {
+            Ok(v) => items.push(v),
+            // One bad line is that slot's error, as a bad array element would be.
+            Err(e) => items.push(Value::String(format!("line {}: {e}", i + 1))),
+        }
+    }
+    if items.is_empty() {
+        return Err(ToolError::usage(
+            "batch: no calls on stdin (send a JSON array or JSON Lines of calls)",
+        ));
+    }
+    Ok(items)
+}
+
+enum Slot {
+    Ready(Value),
+    Pending(Call, bool), // the call, and whether it only looks
+}
+
+/// `batch`: a bare JSON array of envelopes in input order. Exit 0 when all are ok, 1 when any
+/// failed, 2 when the batch itself is unreadable.
+pub fn batch(g: &Globals, stdin: &[u8]) -> (Value, i32) {
+    let items = match batch_items(stdin) {
+        Ok(items) => items,
+        Err(e) => {
+            let env = Envelope::failure("batch", e, &[]);
+            return (env.to_value(), env.exit_status);
+        }
+    };
+    let mut slots: Vec<Slot> = items
+        .into_iter()
+        .map(|item| match item {
+            Value::String(line_error) => Slot::Ready(
+                Envelope::failure(
+                    "batch",
+                    ToolError::usage(format!("batch: {line_error}")),
+                    &[],
+                )
+                .to_value(),
+            ),
+            v => match parse_call(v) {
+                Ok(c) => {
+                    let ro = dispatch::lookup(&c.name)
+                        .filter(|_| !NOT_TOOLS.contains(&c.name.as_str()))
+                        .is_some_and(|r| {
+                            r.is_read_only(c.input.as_ref().unwrap_or(&Value::Object(Map::new())))
+                        });
+                    Slot::Pending(c, ro)
+                }
+                Err((id, e)) => Slot::Ready(with_id(&Envelope::failure("batch", e, &[]), id)),
+            },
+        })
+        .collect();
+
+    let mut results: Vec<Option<(Value, bool)>> = vec![None; slots.len()];
+    let mut i = 0;
+    while i < slots.len() {
+        // A maximal run of read-only calls (ready slots do not break it: they need no running).
+        let mut j = i;
+        while j < slots.len() && !matches!(slots[j], Slot::Pending(_, false)) {
+            j += 1;
+        }
+        if j > i {
+            run_parallel(g, &mut slots[i..j], &mut results[i..j]);
+            i = j;
+        } else {
+            run_parallel(g, &mut slots[i..=i], &mut results[i..=i]);
+            i += 1;
+        }
+    }
+    let all_ok = results
+        .iter()
+        .all(|r| r.as_ref().is_some_and(|(_, ok)| *ok));
+    let out = Value::Array(
+        results
+            .into_iter()
+            .map(|r| r.map(|(v, _)| v).unwrap_or(Value::Null))
+            .collect(),
+    );
+    (out, if all_ok { 0 } else { 1 })
+}
+
+/// Runs `slots` at once on scoped threads (at most the machine's parallelism at a time).
+fn run_parallel(g: &Globals, slots: &mut [Slot], results: &mut [Option<(Value, bool)>]) {
+    let width = std::thread::available_parallelism()
+        .map_or(4, |n| n.get())
+        .max(2);
+    let mut work: Vec<(usize, Call)> = vec![];
+    for (k, slot) in slots.iter_mut().enumerate() {
+        match std::mem::replace(slot, Slot::Ready(Value::Null)) {
+            Slot::Ready(v) => {
+                let ok = v["ok"] == Value::Bool(true);
+                results[k] = Some((v, ok));
+            }
+            Slot::Pending(c, _) => work.push((k, c)),
+        }
+    }
+    for chunk in work.chunks_mut(width) {
+        let done: Vec<(usize, Value, bool)> = std::thread::scope(|s| {
+            let handles: Vec<_> = chunk
+                .iter_mut()
+                .map(|(k, c)| {
+                    let call = Call {
+                        name: std::mem::take(&mut c.name),
+                        input: c.input.take(),
+                        id: c.id.take(),
+                    };
+                    let k = *k;
+                    s.spawn(move || {
+                        let (env, id) = envelope_of(g, call);
+                        (k, with_id(&env, id), env.ok)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a batch call panicked"))
+                .collect()
+        });
+        for (k, v, ok) in done {
+            results[k] = Some((v, ok));
+        }
+    }
+}

@@ -1,0 +1,103 @@
+//! Integration commands (SPEC §14): `schema`, `call`, `batch` and `mcp`. They are not tools:
+//! they carry tool calls, all through the registry and `dispatch`, without special cases.
+
+pub mod call;
+pub mod mcp;
+pub mod schema;
+
+use crate::context::Globals;
+use crate::envelope::{Envelope, Format, print_value};
+use crate::error::ToolError;
+use crate::tools;
+use clap::{Arg, ArgMatches, Command};
+use serde_json::Value;
+
+pub const COMMANDS: &[&str] = &["schema", "call", "batch", "mcp"];
+
+pub fn command(name: &str) -> Command {
+    match name {
+        "schema" => Command::new("schema")
+            .about("Print the tool definitions to hand a model (anthropic, openai or mcp format)")
+            .arg(Arg::new("tools").num_args(0..).value_name("TOOL").help("Only these tools (default: all)"))
+            .arg(
+                Arg::new("for")
+                    .long("for")
+                    .value_name("FLAVOR")
+                    .value_parser(["anthropic", "openai", "mcp"])
+                    .default_value("anthropic")
+                    .help("The shape of the definitions"),
+            )
+            .after_help("Examples:\n  loopr-tool schema --for openai\n  loopr-tool schema read edit --for mcp --pretty"),
+        "call" => Command::new("call")
+            .about("Run one tool call given as {\"name\", \"input\", \"id\"?} on stdin")
+            .after_help("Examples:\n  echo '{\"name\": \"read\", \"input\": {\"path\": \"README.md\"}, \"id\": \"t1\"}' | loopr-tool call\n  echo '{\"name\": \"Read\", \"input\": {\"file_path\": \"README.md\"}}' | loopr-tool call   (Claude Code's name)"),
+        "batch" => Command::new("batch")
+            .about("Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel")
+            .after_help("Example:\n  echo '[{\"name\":\"read\",\"input\":{\"path\":\"a.rs\"}},{\"name\":\"read\",\"input\":{\"path\":\"b.rs\"}}]' | loopr-tool batch"),
+        "mcp" => Command::new("mcp")
+            .about("Serve every tool over the Model Context Protocol on stdio")
+            .after_help("Register with an MCP client, e.g. Claude Code:\n  claude mcp add loopr -- loopr-tool --root /path/to/project mcp"),
+        _ => unreachable!("not an integration command: {name}"),
+    }
+}
+
+fn stdin_or_fail(name: &str, g: &Globals) -> Result<Vec<u8>, i32> {
+    crate::input::read_stdin_bytes()
+        .map_err(|e| Envelope::failure(name, e, &[]).print(g.format, g.pretty))
+}
+
+pub fn run(name: &str, g: &Globals, m: &ArgMatches) -> i32 {
+    match name {
+        "schema" => {
+            let flavor = schema::Flavor::parse(
+                m.get_one::<String>("for")
+                    .map_or("anthropic", String::as_str),
+            )
+            .expect("clap checked the value");
+            let wanted: Vec<&String> = m
+                .get_many::<String>("tools")
+                .map(|v| v.collect())
+                .unwrap_or_default();
+            let mut defs = vec![];
+            for w in &wanted {
+                if tools::find(w).is_none() {
+                    let names: Vec<&str> = tools::TOOLS.iter().map(|t| t.name()).collect();
+                    let err = ToolError::usage(format!(
+                        "schema: no tool named `{w}`; the tools are: {}",
+                        names.join(", ")
+                    ));
+                    return Envelope::failure("schema", err, &[]).print(g.format, g.pretty);
+                }
+            }
+            for t in tools::TOOLS
+                .iter()
+                .filter(|t| wanted.is_empty() || wanted.iter().any(|w| *w == t.name()))
+            {
+                defs.push(schema::definition(*t, flavor));
+            }
+            print_value(&Value::Array(defs), g.pretty, 0)
+        }
+        "call" => {
+            let stdin = match stdin_or_fail("call", g) {
+                Ok(b) => b,
+                Err(code) => return code,
+            };
+            let (v, status) = call::call(g, &stdin);
+            if g.format == Format::Text {
+                let text = v["output"].as_str().unwrap_or("");
+                return crate::envelope::print_text(text, v["ok"] == Value::Bool(true), status);
+            }
+            print_value(&v, g.pretty, status)
+        }
+        "batch" => {
+            let stdin = match stdin_or_fail("batch", g) {
+                Ok(b) => b,
+                Err(code) => return code,
+            };
+            let (v, status) = call::batch(g, &stdin);
+            print_value(&v, g.pretty, status)
+        }
+        "mcp" => mcp::serve(g),
+        _ => unreachable!(),
+    }
+}

@@ -1,0 +1,97 @@
+//! `schema` (SPEC §14, 16.9): the tool definitions a harness hands its model.
+//!
+//! Input schemas come from the same Rust types the parser uses. They are made self-contained
+//! (local `$ref`s inlined) and carry nothing but what a model needs: one flat object of canonical
+//! fields, `additionalProperties: false`, required fields, enums, defaults and bounds.
+
+use crate::tool::DynTool;
+use serde_json::{Map, Value, json};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flavor {
+    Anthropic,
+    OpenAi,
+    Mcp,
+}
+
+impl Flavor {
+    pub fn parse(s: &str) -> Option<Flavor> {
+        match s {
+            "anthropic" => Some(Flavor::Anthropic),
+            "openai" => Some(Flavor::OpenAi),
+            "mcp" => Some(Flavor::Mcp),
+            _ => None,
+        }
+    }
+}
+
+/// A tool's input schema as published: `$ref`s inlined, generator noise dropped.
+pub fn input_schema(tool: &dyn DynTool) -> Value {
+    let raw = tool.input_schema();
+    let defs = raw.get("$defs").cloned().unwrap_or(Value::Null);
+    let mut clean = inline(&raw, &defs);
+    if let Value::Object(m) = &mut clean {
+        m.remove("$schema");
+        m.remove("$defs");
+        m.remove("title");
+        m.insert("type".into(), "object".into());
+        m.insert("additionalProperties".into(), false.into());
+        m.entry("properties").or_insert_with(|| json!({}));
+    }
+    clean
+}
+
+fn inline(v: &Value, defs: &Value) -> Value {
+    match v {
+        Value::Object(m) => {
+            if let Some(name) = m
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| r.strip_prefix("#/$defs/"))
+            {
+                let mut target = inline(&defs[name], defs);
+                // Keep what the referring site says about itself (its description, default).
+                if let Value::Object(t) = &mut target {
+                    for (k, x) in m.iter().filter(|(k, _)| k.as_str() != "$ref") {
+                        t.insert(k.clone(), inline(x, defs));
+                    }
+                }
+                return target;
+            }
+            Value::Object(
+                m.iter()
+                    .map(|(k, x)| (k.clone(), inline(x, defs)))
+                    .collect::<Map<_, _>>(),
+            )
+        }
+        Value::Array(a) => Value::Array(a.iter().map(|x| inline(x, defs)).collect()),
+        other => other.clone(),
+    }
+}
+
+pub fn definition(tool: &dyn DynTool, flavor: Flavor) -> Value {
+    let (name, description, schema) = (tool.name(), tool.description(), input_schema(tool));
+    match flavor {
+        Flavor::Anthropic => {
+            json!({"name": name, "description": description, "input_schema": schema})
+        }
+        Flavor::OpenAi => {
+            json!({"type": "function", "function": {"name": name, "description": description, "parameters": schema}})
+        }
+        Flavor::Mcp => {
+            let h = tool.hints();
+            json!({
+                "name": name,
+                "description": description,
+                "inputSchema": schema,
+                "annotations": {
+                    "title": tool.summary(),
+                    "readOnlyHint": h.read_only,
+                    "destructiveHint": h.destructive,
+                    "idempotentHint": h.idempotent,
+                    "openWorldHint": h.open_world,
+                },
+            })
+        }
+    }
+}
