@@ -14,10 +14,24 @@ use std::path::Path;
 /// Writes `bytes` to `real`. `existing` is the target's metadata when it exists. Creates missing
 /// parent directories (mode `0777 & ~umask`). Returns the new fingerprint.
 pub fn replace(real: &Path, bytes: &[u8], existing: Option<&Metadata>) -> io::Result<Fingerprint> {
+    replace_with_mode(real, bytes, existing, None)
+}
+
+/// As `replace`, with the permission bits set to `mode` (undo puts the old mode back in the same
+/// rename that puts the old bytes back).
+pub fn replace_with_mode(
+    real: &Path,
+    bytes: &[u8],
+    existing: Option<&Metadata>,
+    mode: Option<u32>,
+) -> io::Result<Fingerprint> {
     if existing.is_some_and(|m| m.nlink() > 1) {
         // In place: mode and owner are the inode's own and stay as they are.
         let mut f = OpenOptions::new().write(true).truncate(true).open(real)?;
         f.write_all(bytes)?;
+        if let Some(mode) = mode {
+            f.set_permissions(Permissions::from_mode(mode))?;
+        }
         f.sync_all()?;
         return Ok(Fingerprint::of_bytes(bytes, &f.metadata()?));
     }
@@ -25,7 +39,7 @@ pub fn replace(real: &Path, bytes: &[u8], existing: Option<&Metadata>) -> io::Re
         .parent()
         .ok_or_else(|| io::Error::other("no parent directory"))?;
     let created = create_parents(dir)?;
-    write_via_temp(real, dir, bytes, existing).inspect_err(|_| {
+    write_via_temp(real, dir, bytes, existing, mode).inspect_err(|_| {
         // A failed write leaves the tree as it was: remove the directories it made.
         for d in created.iter().rev() {
             let _ = std::fs::remove_dir(d);
@@ -54,6 +68,7 @@ fn write_via_temp(
     dir: &Path,
     bytes: &[u8],
     existing: Option<&Metadata>,
+    mode: Option<u32>,
 ) -> io::Result<Fingerprint> {
     let name = real
         .file_name()
@@ -73,6 +88,10 @@ fn write_via_temp(
         let _ = std::os::unix::fs::fchown(f, Some(meta.uid()), Some(meta.gid()));
         // chown may clear setuid/setgid bits: set the mode once more.
         let _ = f.set_permissions(Permissions::from_mode(meta.mode() & 0o7777));
+    }
+    if let Some(mode) = mode {
+        tmp.as_file()
+            .set_permissions(Permissions::from_mode(mode))?;
     }
     tmp.as_file().sync_all()?;
     let file = tmp.persist(real).map_err(|e| e.error)?;

@@ -104,6 +104,15 @@ pub fn record(lock: &StateLock, real: &Path, fp: Fingerprint) -> Result<()> {
     lock.save(FILE, &reads, false)
 }
 
+/// Drops the record of a file that no longer exists (undo of a creation).
+pub fn forget(lock: &StateLock, real: &Path) -> Result<()> {
+    let mut reads: Reads = lock.load(FILE)?;
+    if reads.files.remove(&key(real)).is_some() {
+        lock.save(FILE, &reads, false)?;
+    }
+    Ok(())
+}
+
 /// The record this session holds for `real`, taken before the file lock is waited for (16.5).
 pub fn lookup(ctx: &Ctx, real: &Path) -> Result<Option<Record>> {
     let lock = StateLock::acquire(ctx)?;

@@ -29,7 +29,7 @@ impl Flavor {
 pub fn input_schema(tool: &dyn DynTool) -> Value {
     let raw = tool.input_schema();
     let defs = raw.get("$defs").cloned().unwrap_or(Value::Null);
-    let mut clean = inline(&raw, &defs);
+    let mut clean = simplify(inline(&raw, &defs));
     if let Value::Object(m) = &mut clean {
         m.remove("$schema");
         m.remove("$defs");
@@ -67,6 +67,92 @@ fn inline(v: &Value, defs: &Value) -> Value {
         Value::Array(a) => Value::Array(a.iter().map(|x| inline(x, defs)).collect()),
         other => other.clone(),
     }
+}
+
+/// What schemars emits for `Option<Enum>` with documented variants is
+/// `anyOf [oneOf [{const, description}…], null]`; a model reads a plain `enum` far better.
+/// `null` stays accepted by the tool (it means absent); the schema just does not advertise it.
+fn simplify(v: Value) -> Value {
+    match v {
+        Value::Object(mut m) => {
+            if let Some(Value::Array(alts)) = m.get("anyOf").cloned() {
+                let non_null: Vec<&Value> = alts
+                    .iter()
+                    .filter(|a| a.get("type") != Some(&json!("null")))
+                    .collect();
+                if non_null.len() == 1 && alts.len() == 2 {
+                    m.remove("anyOf");
+                    if let Value::Object(inner) = non_null[0] {
+                        for (k, x) in inner {
+                            m.entry(k.clone()).or_insert_with(|| x.clone());
+                        }
+                    }
+                }
+            }
+            if let Some(Value::Array(alts)) = m.get("oneOf").cloned() {
+                let consts: Option<Vec<(String, String)>> = alts
+                    .iter()
+                    .map(|a| {
+                        let c = a.get("const")?.as_str()?.to_string();
+                        Some((
+                            c,
+                            a.get("description")
+                                .and_then(Value::as_str)
+                                .unwrap_or("")
+                                .to_string(),
+                        ))
+                    })
+                    .collect();
+                if let Some(consts) = consts {
+                    m.remove("oneOf");
+                    m.insert("type".into(), "string".into());
+                    m.insert(
+                        "enum".into(),
+                        consts
+                            .iter()
+                            .map(|(c, _)| Value::from(c.as_str()))
+                            .collect(),
+                    );
+                    let listed: Vec<String> = consts
+                        .iter()
+                        .map(|(c, d)| {
+                            if d.is_empty() {
+                                format!("`{c}`")
+                            } else {
+                                format!("`{c}`: {}", d.trim_end_matches('.'))
+                            }
+                        })
+                        .collect();
+                    let lead = m
+                        .get("description")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_string();
+                    let joined = listed.join("; ");
+                    let desc = if lead.is_empty() {
+                        joined
+                    } else {
+                        format!("{lead} {joined}")
+                    };
+                    m.insert("description".into(), desc.into());
+                }
+            }
+            if let Some(Value::String(d)) = m.get_mut("description") {
+                *d = unwrap_lines(d);
+            }
+            Value::Object(m.into_iter().map(|(k, x)| (k, simplify(x))).collect())
+        }
+        Value::Array(a) => Value::Array(a.into_iter().map(simplify).collect()),
+        other => other,
+    }
+}
+
+/// Doc comments wrap at 100 columns; a model should see flowing text (paragraphs kept).
+fn unwrap_lines(s: &str) -> String {
+    s.split("\n\n")
+        .map(|p| p.split('\n').map(str::trim).collect::<Vec<_>>().join(" "))
+        .collect::<Vec<_>>()
+        .join("\n\n")
 }
 
 pub fn definition(tool: &dyn DynTool, flavor: Flavor) -> Value {

@@ -1,4 +1,4 @@
-//! The registry: every tool, once. The CLI, and later `schema`, `call`, `batch` and `mcp`,
+//! The registry: every tool, once. The CLI, `schema`, `call`, `batch` and `mcp` all
 //! dispatch through `TOOLS`; adding a tool is one module and one line here.
 
 use crate::tool::DynTool;
@@ -6,9 +6,16 @@ use crate::tool::DynTool;
 pub mod read;
 pub mod session;
 pub mod todo;
+pub mod undo;
 pub mod write;
 
-pub static TOOLS: &[&dyn DynTool] = &[&read::Read, &write::Write, &session::Session, &todo::Todo];
+pub static TOOLS: &[&dyn DynTool] = &[
+    &read::Read,
+    &write::Write,
+    &session::Session,
+    &todo::Todo,
+    &undo::Undo,
+];
 
 pub fn find(name: &str) -> Option<&'static dyn DynTool> {
     TOOLS.iter().copied().find(|t| t.name() == name)

@@ -24,10 +24,10 @@ pub struct Input {
     #[serde(alias = "file_path")]
     pub path: String,
     /// First line to show, 1-based (default 1).
-    #[schemars(range(min = 1))]
+    #[schemars(range(min = 1), extend("default" = 1))]
     pub offset: Option<u64>,
     /// How many lines to show (default 2000, at most 100000).
-    #[schemars(range(min = 1, max = 100_000))]
+    #[schemars(range(min = 1, max = 100_000), extend("default" = 2000))]
     pub limit: Option<u64>,
 }
 

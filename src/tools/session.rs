@@ -30,6 +30,7 @@ pub enum Action {
 #[serde(deny_unknown_fields)]
 pub struct Input {
     /// `show` (default), `clear_reads` or `reset`.
+    #[schemars(extend("default" = "show"))]
     pub action: Option<Action>,
 }
 

@@ -129,6 +129,7 @@ impl JsonSchema for TaskRef {
 pub struct Input {
     /// `list` (default), `write` (todos), `add` (content or items), `start` (id), `complete`
     /// (id), `update` (id and any of content, status, active_form), `remove` (id), `clear`.
+    #[schemars(extend("default" = "list"))]
     pub action: Option<Action>,
     /// write: the whole new list, `[{content, status, active_form?}]`. An item whose content
     /// equals an existing item's keeps that item's id. Two items `in_progress` is invalid_input,

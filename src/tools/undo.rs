@@ -1,0 +1,151 @@
+//! `undo` (SPEC §14, 16.5): put back what this session's most recent write or edit replaced.
+//!
+//! The journal entry says what the file held before (or that it did not exist) and what the
+//! change left. Undo refuses with `stale_read` when the file is no longer what the change left:
+//! someone changed it since, and restoring would destroy their work.
+
+use crate::context::Ctx;
+use crate::envelope::Success;
+use crate::error::{Code, Result, ToolError};
+use crate::fsx;
+use crate::journal::{self, Entry, Journal};
+use crate::reads::{self, Fingerprint};
+use crate::sandbox;
+use crate::state::{self, StateLock};
+use crate::tool::Tool;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::json;
+use std::path::Path;
+
+pub struct Undo;
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Input {
+    /// Undo the most recent change of this file (default: the most recent change of any file).
+    #[serde(alias = "file_path")]
+    pub path: Option<String>,
+}
+
+impl Tool for Undo {
+    type Input = Input;
+    const NAME: &'static str = "undo";
+    const SUMMARY: &'static str = "Undo this session's most recent write or edit";
+    const DESCRIPTION: &'static str = "Restores the file changed by this session's most recent write or edit (of `path`, when given) to what it held before; a file that change created is removed. \
+Repeat to step further back (the last 50 changes are kept). Refuses with stale_read if the file has changed since that change, so nobody's later work is lost.";
+    const POSITIONALS: &'static [&'static str] = &["path"];
+    const EXAMPLES: &'static str = "  echo '{}' | loopr-tool undo\n  loopr-tool undo src/main.rs";
+
+    fn read_only(_: &Input) -> bool {
+        false
+    }
+
+    fn run(ctx: &Ctx, input: Input) -> Result<Success> {
+        let wanted = input
+            .path
+            .as_deref()
+            .map(|p| sandbox::resolve(ctx, "path", p))
+            .transpose()?;
+        let entry = {
+            let lock = StateLock::acquire(ctx)?;
+            latest(
+                &lock.load::<Journal>(journal::FILE)?,
+                wanted.as_ref().map(|w| w.real.as_path()),
+            )
+        };
+        let Some(entry) = entry else {
+            let what = wanted
+                .as_ref()
+                .map_or(String::new(), |w| format!(" of {}", w.shown));
+            return Err(ToolError::new(
+                Code::NotFound,
+                format!("nothing to undo{what} in session {}", ctx.session),
+            )
+            .hint("Only this session's writes and edits can be undone (the last 50)."));
+        };
+        let real = Path::new(&entry.path).to_path_buf();
+        let shown = ctx.show(&real, Some(&real));
+        let _file_lock = state::lock_target(ctx, &real)?;
+
+        // The file must still be exactly what the change left.
+        let meta = std::fs::metadata(&real).ok();
+        let current = meta
+            .as_ref()
+            .map(|_| Fingerprint::of_file(&real))
+            .transpose()
+            .map_err(|e| ToolError::io(&e, &shown, "reading"))?;
+        if current.is_none_or(|c| c.hash != entry.after.hash || c.size != entry.after.size) {
+            return Err(ToolError::new(Code::StaleRead, format!("{shown} has changed since the {} this would undo", entry.tool))
+                .with("path", shown.as_str())
+                .hint(format!("Read {shown} to see its current content; change it back by hand if you still need to.")));
+        }
+
+        // Under the state lock from here: the entry must still be there (a concurrent undo
+        // may have taken it), and popping it goes with the restore.
+        let lock = StateLock::acquire(ctx)?;
+        let mut journal: Journal = lock.load(journal::FILE)?;
+        if !journal.entries.iter().any(|e| e.id == entry.id) {
+            return Err(ToolError::new(
+                Code::StaleRead,
+                format!("another undo of {shown} ran at the same time"),
+            )
+            .with("path", shown.as_str())
+            .hint("Run undo again if you want to step further back."));
+        }
+        let blobs = lock.dir().join("undo");
+        let (action, restored) = match &entry.previous {
+            None => {
+                std::fs::remove_file(&real).map_err(|e| ToolError::io(&e, &shown, "removing"))?;
+                ("removed", None)
+            }
+            Some(prev) => {
+                let Some(blob) = &prev.blob else {
+                    return Err(ToolError::usage(format!(
+                        "the {} of {shown} cannot be undone: its previous content ({} bytes) was over 64 MiB and not kept",
+                        entry.tool, prev.size
+                    )));
+                };
+                let bytes = std::fs::read(blobs.join(blob))
+                    .map_err(|e| ToolError::state(&e, &blobs.join(blob)))?;
+                let fp = fsx::replace_with_mode(&real, &bytes, meta.as_ref(), Some(prev.mode))
+                    .map_err(|e| ToolError::io(&e, &shown, "restoring"))?;
+                ("restored", Some((fp, bytes.len())))
+            }
+        };
+
+        // Pop the entry and leave the read record matching the file as it now is.
+        journal.entries.retain(|e| e.id != entry.id);
+        lock.save(journal::FILE, &journal, true)?;
+        if let Some(blob) = entry.previous.as_ref().and_then(|p| p.blob.as_ref()) {
+            let _ = std::fs::remove_file(blobs.join(blob));
+        }
+        match restored {
+            Some((fp, _)) => reads::record(&lock, &real, fp)?,
+            None => reads::forget(&lock, &real)?,
+        }
+        let remaining = journal.entries.len();
+        let what = match restored {
+            Some((_, n)) => format!("restored its previous content ({n} bytes)"),
+            None => "removed it (that change had created it)".to_string(),
+        };
+        let output = format!(
+            "Undid the {} of {shown}: {what}; {remaining} more change(s) can be undone\n",
+            entry.tool
+        );
+        Ok(Success::new(
+            output,
+            json!({"path": shown, "action": action, "remaining": remaining}),
+        ))
+    }
+}
+
+/// The most recent entry, of `path` when given.
+fn latest(journal: &Journal, path: Option<&Path>) -> Option<Entry> {
+    journal
+        .entries
+        .iter()
+        .rev()
+        .find(|e| path.is_none_or(|p| Path::new(&e.path) == p))
+        .cloned()
+}
