@@ -1,0 +1,70 @@
+"""Drives `loopr-tool mcp` with the official MCP Python SDK's stdio client.
+
+Usage: client.py BIN ROOT STATE_DIR. Prints one JSON report on stdout for tests/mcp_client.rs.
+Every tool the server lists is called once with the sample input below; a listed tool without
+a sample is reported, so a new tool cannot slip past this test.
+"""
+
+import json
+import os
+import sys
+
+import anyio
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+SAMPLES = {
+    # Order matters: write first, so read/edit/undo have a file to work on.
+    "write": {"path": "notes/a.txt", "content": "alpha\nbeta\n"},
+    "read": {"path": "notes/a.txt"},
+    "edit": {"path": "notes/a.txt", "old_string": "beta", "new_string": "gamma"},
+    "glob": {"pattern": "*.txt"},
+    "grep": {"pattern": "alpha"},
+    "tree": {},
+    "todo": {"action": "add", "content": "Ship it"},
+    "session": {"action": "show"},
+    "undo": {},
+}
+
+
+def dump(model):
+    return model.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+async def main(binary, root, state):
+    params = StdioServerParameters(
+        command=binary,
+        args=["--root", root, "--session", "mcp-client", "mcp"],
+        env={"LOOPR_STATE_DIR": state, "PATH": os.environ.get("PATH", "")},
+    )
+    report = {"calls": {}}
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            init = dump(await session.initialize())
+            report["protocol_version"] = init["protocolVersion"]
+            report["server"] = init["serverInfo"]["name"]
+            await session.send_ping()
+            listed = dump(await session.list_tools())["tools"]
+            report["tools"] = sorted(t["name"] for t in listed)
+            report["annotated"] = sorted(t["name"] for t in listed if "annotations" in t)
+            order = [n for n in SAMPLES if n in report["tools"]]
+            report["missing_samples"] = sorted(set(report["tools"]) - set(SAMPLES))
+            for name in order:
+                result = dump(await session.call_tool(name, SAMPLES[name]))
+                report["calls"][name] = {
+                    "isError": result.get("isError", False),
+                    "text": result["content"][0]["text"],
+                    "structured": result.get("structuredContent"),
+                }
+            bad = dump(await session.call_tool("read", {"path": "no/such/file"}))
+            report["failed_call"] = {"isError": bad.get("isError"), "structured": bad.get("structuredContent")}
+            try:
+                await session.call_tool("no_such_tool", {})
+                report["unknown_tool"] = "no error"
+            except Exception as e:  # the SDK raises on a JSON-RPC error
+                report["unknown_tool"] = type(e).__name__ + ": " + str(e)
+    print(json.dumps(report))
+
+
+if __name__ == "__main__":
+    anyio.run(main, *sys.argv[1:4])

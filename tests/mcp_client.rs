@@ -1,0 +1,76 @@
+//! `loopr-tool mcp` against a client no one here wrote: the official MCP Python SDK (PyPI
+//! `mcp`, pinned), installed by this test into a venv under cargo's target dir. The client
+//! script is tests/mcp/client.py. Set LOOPR_SKIP_MCP_CLIENT=1 to skip on a machine without
+//! python3 or PyPI (CI never sets it).
+
+mod common;
+
+use common::Env;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const MCP_PACKAGE: &str = "mcp==2.3.0";
+
+/// A venv with the SDK, made once per target dir.
+fn python_with_mcp() -> PathBuf {
+    let venv = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mcp-venv");
+    let python = venv.join("bin/python");
+    let has_mcp = |py: &Path| Command::new(py).args(["-c", "import mcp"]).output().is_ok_and(|o| o.status.success());
+    if has_mcp(&python) {
+        return python;
+    }
+    let made = Command::new("python3").args(["-m", "venv"]).arg(&venv).status().expect("python3 is needed for this test");
+    assert!(made.success(), "python3 -m venv failed");
+    let out = Command::new(&python).args(["-m", "pip", "install", "-q", MCP_PACKAGE]).output().unwrap();
+    assert!(out.status.success(), "pip install {MCP_PACKAGE} failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(has_mcp(&python));
+    python
+}
+
+#[test]
+fn the_official_python_sdk_lists_and_calls_every_tool() {
+    if std::env::var_os("LOOPR_SKIP_MCP_CLIENT").is_some() {
+        eprintln!("LOOPR_SKIP_MCP_CLIENT is set: skipping the real-client MCP test");
+        return;
+    }
+    let python = python_with_mcp();
+    let env = Env::new();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/client.py");
+    let out = Command::new(python)
+        .arg(script)
+        .arg(common::bin())
+        .arg(&env.root)
+        .arg(&env.state)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "client failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+
+    assert_eq!(report["server"], "loopr-tool");
+    assert!(report["protocol_version"].as_str().unwrap().starts_with("20"));
+    let listed = report["tools"].as_array().unwrap();
+    for t in ["read", "write", "session", "todo", "undo"] {
+        assert!(listed.iter().any(|x| x == t), "{t} not listed: {listed:?}");
+    }
+    assert_eq!(report["annotated"], report["tools"], "every tool carries annotations");
+    assert_eq!(report["missing_samples"], Value::Array(vec![]), "add a sample call to tests/mcp/client.py");
+    let calls = report["calls"].as_object().unwrap();
+    assert_eq!(calls.len(), listed.len(), "every listed tool was called");
+    for (name, c) in calls {
+        assert_eq!(c["isError"], false, "{name}: {}", c["text"]);
+    }
+    assert_eq!(calls["read"]["text"], "     1\talpha\n     2\tbeta\n");
+    assert_eq!(calls["write"]["structured"]["created"], true);
+    // undo runs last: it takes back the edit when there is one, else the write that created the file
+    if calls.contains_key("edit") {
+        assert_eq!(calls["undo"]["structured"]["action"], "restored");
+        assert_eq!(std::fs::read_to_string(env.path("notes/a.txt")).unwrap(), "alpha\nbeta\n");
+    } else {
+        assert_eq!(calls["undo"]["structured"]["action"], "removed");
+        assert!(!env.path("notes/a.txt").exists());
+    }
+    assert_eq!(report["failed_call"]["isError"], true);
+    assert_eq!(report["failed_call"]["structured"]["error"]["code"], "not_found");
+    assert!(report["unknown_tool"].as_str().unwrap().contains("unknown tool"), "{}", report["unknown_tool"]);
+}
