@@ -386,3 +386,28 @@ fn mcp_uses_the_global_session_and_sandbox() {
     let s = env.run(&["--session", "mcp-s", "session"], "");
     assert_eq!(s.data()["reads"].as_array().unwrap().len(), 1);
 }
+
+/// A hand-written transcript of Claude Code tool calls (its names and fields, absolute paths)
+/// replays unchanged through `call`, driven by the example agent loop.
+#[test]
+fn a_claude_code_transcript_replays_through_the_example_loop() {
+    let env = Env::new();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let out = std::process::Command::new("python3")
+        .arg(dir.join("agent_loop.py"))
+        .arg("--loopr")
+        .arg(common::bin())
+        .arg("--root")
+        .arg(&env.root)
+        .arg(dir.join("claude_code_transcript.json"))
+        .env("LOOPR_STATE_DIR", &env.state)
+        .output()
+        .expect("python3 runs the example");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let results: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(results.len(), 6);
+    assert!(results.iter().all(|r| r["is_error"] == false && r["type"] == "tool_result"));
+    assert_eq!(results[2]["content"], "     2\t    return f\"Hello, {name}\"\n");
+    assert_eq!(results[5]["content"], "[x] 1. Add a docstring to greet\n[>] 2. Run the tests (Running the tests)\n1/2 completed\n");
+    assert_eq!(env.read_file("src/greet.py"), b"def greet(name):\n    \"\"\"Say hello.\"\"\"\n    return f\"Hello, {name}\"\n");
+}
