@@ -78,22 +78,32 @@ pub fn lock_file(path: &Path, wait: Duration) -> Result<File> {
     }
 }
 
+/// Threads of one process (a batch) queue here before taking the OS lock: flock between two
+/// open files of one process works, but the loser would sleep in `lock_file`'s back-off, while a
+/// mutex hands the lock over at once.
+static IN_PROCESS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// The session's state, locked. Dropping it releases the lock.
 pub struct StateLock<'a> {
     ctx: &'a Ctx,
     dir: PathBuf,
     _lock: File,
+    _in_process: std::sync::MutexGuard<'static, ()>,
 }
 
 impl<'a> StateLock<'a> {
     pub fn acquire(ctx: &'a Ctx) -> Result<StateLock<'a>> {
         let dir = session_dir(ctx);
         create_dir(&dir)?;
+        // Poisoning means another thread panicked while holding it; the state files, not the
+        // mutex, are the truth, so go on.
+        let in_process = IN_PROCESS.lock().unwrap_or_else(|e| e.into_inner());
         let lock = lock_file(&dir.join("lock"), ctx.lock_wait)?;
         Ok(StateLock {
             ctx,
             dir,
             _lock: lock,
+            _in_process: in_process,
         })
     }
 

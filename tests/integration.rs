@@ -403,11 +403,28 @@ fn a_claude_code_transcript_replays_through_the_example_loop() {
         .env("LOOPR_STATE_DIR", &env.state)
         .output()
         .expect("python3 runs the example");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let results: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(results.len(), 6);
-    assert!(results.iter().all(|r| r["is_error"] == false && r["type"] == "tool_result"));
-    assert_eq!(results[2]["content"], "     2\t    return f\"Hello, {name}\"\n");
-    assert_eq!(results[5]["content"], "[x] 1. Add a docstring to greet\n[>] 2. Run the tests (Running the tests)\n1/2 completed\n");
-    assert_eq!(env.read_file("src/greet.py"), b"def greet(name):\n    \"\"\"Say hello.\"\"\"\n    return f\"Hello, {name}\"\n");
+    assert!(
+        results
+            .iter()
+            .all(|r| r["is_error"] == false && r["type"] == "tool_result")
+    );
+    assert_eq!(
+        results[2]["content"],
+        "     2\t    return f\"Hello, {name}\"\n"
+    );
+    assert_eq!(
+        results[5]["content"],
+        "[x] 1. Add a docstring to greet\n[>] 2. Run the tests (Running the tests)\n1/2 completed\n"
+    );
+    assert_eq!(
+        env.read_file("src/greet.py"),
+        b"def greet(name):\n    \"\"\"Say hello.\"\"\"\n    return f\"Hello, {name}\"\n"
+    );
 }

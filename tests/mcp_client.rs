@@ -16,14 +16,30 @@ const MCP_PACKAGE: &str = "mcp==2.3.0";
 fn python_with_mcp() -> PathBuf {
     let venv = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mcp-venv");
     let python = venv.join("bin/python");
-    let has_mcp = |py: &Path| Command::new(py).args(["-c", "import mcp"]).output().is_ok_and(|o| o.status.success());
+    let has_mcp = |py: &Path| {
+        Command::new(py)
+            .args(["-c", "import mcp"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
     if has_mcp(&python) {
         return python;
     }
-    let made = Command::new("python3").args(["-m", "venv"]).arg(&venv).status().expect("python3 is needed for this test");
+    let made = Command::new("python3")
+        .args(["-m", "venv"])
+        .arg(&venv)
+        .status()
+        .expect("python3 is needed for this test");
     assert!(made.success(), "python3 -m venv failed");
-    let out = Command::new(&python).args(["-m", "pip", "install", "-q", MCP_PACKAGE]).output().unwrap();
-    assert!(out.status.success(), "pip install {MCP_PACKAGE} failed: {}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new(&python)
+        .args(["-m", "pip", "install", "-q", MCP_PACKAGE])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "pip install {MCP_PACKAGE} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(has_mcp(&python));
     python
 }
@@ -44,17 +60,33 @@ fn the_official_python_sdk_lists_and_calls_every_tool() {
         .arg(&env.state)
         .output()
         .unwrap();
-    assert!(out.status.success(), "client failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "client failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
 
     assert_eq!(report["server"], "loopr-tool");
-    assert!(report["protocol_version"].as_str().unwrap().starts_with("20"));
+    assert!(
+        report["protocol_version"]
+            .as_str()
+            .unwrap()
+            .starts_with("20")
+    );
     let listed = report["tools"].as_array().unwrap();
     for t in ["read", "write", "session", "todo", "undo"] {
         assert!(listed.iter().any(|x| x == t), "{t} not listed: {listed:?}");
     }
-    assert_eq!(report["annotated"], report["tools"], "every tool carries annotations");
-    assert_eq!(report["missing_samples"], Value::Array(vec![]), "add a sample call to tests/mcp/client.py");
+    assert_eq!(
+        report["annotated"], report["tools"],
+        "every tool carries annotations"
+    );
+    assert_eq!(
+        report["missing_samples"],
+        Value::Array(vec![]),
+        "add a sample call to tests/mcp/client.py"
+    );
     let calls = report["calls"].as_object().unwrap();
     assert_eq!(calls.len(), listed.len(), "every listed tool was called");
     for (name, c) in calls {
@@ -65,12 +97,25 @@ fn the_official_python_sdk_lists_and_calls_every_tool() {
     // undo runs last: it takes back the edit when there is one, else the write that created the file
     if calls.contains_key("edit") {
         assert_eq!(calls["undo"]["structured"]["action"], "restored");
-        assert_eq!(std::fs::read_to_string(env.path("notes/a.txt")).unwrap(), "alpha\nbeta\n");
+        assert_eq!(
+            std::fs::read_to_string(env.path("notes/a.txt")).unwrap(),
+            "alpha\nbeta\n"
+        );
     } else {
         assert_eq!(calls["undo"]["structured"]["action"], "removed");
         assert!(!env.path("notes/a.txt").exists());
     }
     assert_eq!(report["failed_call"]["isError"], true);
-    assert_eq!(report["failed_call"]["structured"]["error"]["code"], "not_found");
-    assert!(report["unknown_tool"].as_str().unwrap().contains("unknown tool"), "{}", report["unknown_tool"]);
+    assert_eq!(
+        report["failed_call"]["structured"]["error"]["code"],
+        "not_found"
+    );
+    assert!(
+        report["unknown_tool"]
+            .as_str()
+            .unwrap()
+            .contains("unknown tool"),
+        "{}",
+        report["unknown_tool"]
+    );
 }

@@ -181,45 +181,48 @@ pub fn batch(g: &Globals, stdin: &[u8]) -> (Value, i32) {
     (out, if all_ok { 0 } else { 1 })
 }
 
-/// Runs `slots` at once on scoped threads (at most the machine's parallelism at a time).
+/// Runs `slots` at once: a few scoped worker threads take calls from a shared counter, so no
+/// worker waits for a slower sibling before starting the next call.
 fn run_parallel(g: &Globals, slots: &mut [Slot], results: &mut [Option<(Value, bool)>]) {
-    let width = std::thread::available_parallelism()
-        .map_or(4, |n| n.get())
-        .max(2);
-    let mut work: Vec<(usize, Call)> = vec![];
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let mut work: Vec<(usize, Mutex<Option<Call>>)> = vec![];
     for (k, slot) in slots.iter_mut().enumerate() {
         match std::mem::replace(slot, Slot::Ready(Value::Null)) {
             Slot::Ready(v) => {
                 let ok = v["ok"] == Value::Bool(true);
                 results[k] = Some((v, ok));
             }
-            Slot::Pending(c, _) => work.push((k, c)),
+            Slot::Pending(c, _) => work.push((k, Mutex::new(Some(c)))),
         }
     }
-    for chunk in work.chunks_mut(width) {
-        let done: Vec<(usize, Value, bool)> = std::thread::scope(|s| {
-            let handles: Vec<_> = chunk
-                .iter_mut()
-                .map(|(k, c)| {
-                    let call = Call {
-                        name: std::mem::take(&mut c.name),
-                        input: c.input.take(),
-                        id: c.id.take(),
-                    };
-                    let k = *k;
-                    s.spawn(move || {
-                        let (env, id) = envelope_of(g, call);
-                        (k, with_id(&env, id), env.ok)
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("a batch call panicked"))
-                .collect()
-        });
-        for (k, v, ok) in done {
-            results[k] = Some((v, ok));
+    let width = std::thread::available_parallelism()
+        .map_or(4, |n| n.get())
+        .clamp(2, 8)
+        .min(work.len());
+    let next = AtomicUsize::new(0);
+    let done: Mutex<Vec<(usize, Value, bool)>> = Mutex::new(Vec::with_capacity(work.len()));
+    std::thread::scope(|s| {
+        for _ in 0..width {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some((k, call)) = work.get(i) else { break };
+                    let call = call
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .take()
+                        .expect("each call is taken once");
+                    let (env, id) = envelope_of(g, call);
+                    let v = with_id(&env, id);
+                    done.lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push((*k, v, env.ok));
+                }
+            });
         }
+    });
+    for (k, v, ok) in done.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        results[k] = Some((v, ok));
     }
 }
