@@ -355,6 +355,13 @@ pub fn run(args: Vec<String>) -> i32 {
     {
         return run_integration(cmd, &args);
     }
+    if word.as_deref() == Some("generate") {
+        let cmd = base_command().subcommand(crate::generate::command());
+        return match cmd.try_get_matches_from(&args) {
+            Ok(m) => crate::generate::run(m.subcommand().expect("generate was given").1),
+            Err(e) => clap_failure(e, Some("generate"), &args),
+        };
+    }
     let resolved = word.as_deref().and_then(dispatch::lookup);
     let cmd = match (&word, resolved) {
         (Some(w), Some(r)) => base_command().subcommand(tool_command(r.tool).name(w.clone())),

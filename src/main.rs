@@ -13,6 +13,7 @@ mod dispatch;
 mod envelope;
 mod error;
 mod fsx;
+mod generate;
 mod input;
 mod integration;
 mod journal;
