@@ -48,8 +48,8 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
         }
         'loopr-tool;read' {
             [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'The file to read: relative to the root, or absolute inside it. [required]')
-            [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'First line to show, 1-based (default 1).')
-            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'How many lines to show (default 2000, at most 100000).')
+            [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'First line to show, 1-based. [default: 1]')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'How many lines to show (at most 100000). [default: 2000]')
             [CompletionResult]::new('--file-path', '--file-path', [CompletionResultType]::ParameterName, 'file-path')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')
@@ -82,7 +82,7 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             break
         }
         'loopr-tool;session' {
-            [CompletionResult]::new('--action', '--action', [CompletionResultType]::ParameterName, '`show` (default), `clear_reads` or `reset`.')
+            [CompletionResult]::new('--action', '--action', [CompletionResultType]::ParameterName, '`show` (default), `clear_reads` or `reset`. [default: show]')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]')
@@ -97,7 +97,7 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             break
         }
         'loopr-tool;todo' {
-            [CompletionResult]::new('--action', '--action', [CompletionResultType]::ParameterName, '`list` (default), `write` (todos), `add` (content or items), `start` (id), `complete` (id), `update` (id and any of content, status, active_form), `remove` (id), `clear`.')
+            [CompletionResult]::new('--action', '--action', [CompletionResultType]::ParameterName, '`list` (default), `write` (todos), `add` (content or items), `start` (id), `complete` (id), `update` (id and any of content, status, active_form), `remove` (id), `clear`. [default: list]')
             [CompletionResult]::new('--todos', '--todos', [CompletionResultType]::ParameterName, 'write: the whole new list, `[{content, status, active_form?}]`. An item whose content equals an existing item''s keeps that item''s id. Two items `in_progress` is invalid_input, the rule `start` enforces: it is about the list, not about how the list was sent.')
             [CompletionResult]::new('--content', '--content', [CompletionResultType]::ParameterName, 'add: the new item''s text; update: the replacement text.')
             [CompletionResult]::new('--items', '--items', [CompletionResultType]::ParameterName, 'add: several new items at once, in order.')

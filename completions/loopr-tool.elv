@@ -44,8 +44,8 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
         }
         &'loopr-tool;read'= {
             cand --path 'The file to read: relative to the root, or absolute inside it. [required]'
-            cand --offset 'First line to show, 1-based (default 1).'
-            cand --limit 'How many lines to show (default 2000, at most 100000).'
+            cand --offset 'First line to show, 1-based. [default: 1]'
+            cand --limit 'How many lines to show (at most 100000). [default: 2000]'
             cand --file-path 'file-path'
             cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
             cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
@@ -76,7 +76,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'loopr-tool;session'= {
-            cand --action '`show` (default), `clear_reads` or `reset`.'
+            cand --action '`show` (default), `clear_reads` or `reset`. [default: show]'
             cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
             cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
             cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
@@ -90,7 +90,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'loopr-tool;todo'= {
-            cand --action '`list` (default), `write` (todos), `add` (content or items), `start` (id), `complete` (id), `update` (id and any of content, status, active_form), `remove` (id), `clear`.'
+            cand --action '`list` (default), `write` (todos), `add` (content or items), `start` (id), `complete` (id), `update` (id and any of content, status, active_form), `remove` (id), `clear`. [default: list]'
             cand --todos 'write: the whole new list, `[{content, status, active_form?}]`. An item whose content equals an existing item''s keeps that item''s id. Two items `in_progress` is invalid_input, the rule `start` enforces: it is about the list, not about how the list was sent.'
             cand --content 'add: the new item''s text; update: the replacement text.'
             cand --items 'add: several new items at once, in order.'

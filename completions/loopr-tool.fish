@@ -47,8 +47,8 @@ complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "batch" -d 'Ru
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "mcp" -d 'Serve every tool over the Model Context Protocol on stdio'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l path -d 'The file to read: relative to the root, or absolute inside it. [required]' -r
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l offset -d 'First line to show, 1-based (default 1).' -r
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l limit -d 'How many lines to show (default 2000, at most 100000).' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l offset -d 'First line to show, 1-based. [default: 1]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l limit -d 'How many lines to show (at most 100000). [default: 2000]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l file-path -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
@@ -75,7 +75,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l allow-pr
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l pretty -d 'Indent the JSON'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l action -d '`show` (default), `clear_reads` or `reset`.' -r -f -a "show\t''
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l action -d '`show` (default), `clear_reads` or `reset`. [default: show]' -r -f -a "show\t''
 clear_reads\t''
 reset\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
@@ -89,7 +89,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l allow-
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l pretty -d 'Indent the JSON'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l action -d '`list` (default), `write` (todos), `add` (content or items), `start` (id), `complete` (id), `update` (id and any of content, status, active_form), `remove` (id), `clear`.' -r -f -a "list\t''
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l action -d '`list` (default), `write` (todos), `add` (content or items), `start` (id), `complete` (id), `update` (id and any of content, status, active_form), `remove` (id), `clear`. [default: list]' -r -f -a "list\t''
 write\t''
 add\t''
 start\t''

@@ -89,6 +89,9 @@ fn field_args(f: &Field) -> Vec<Arg> {
     if f.required {
         help.push_str(" [required]");
     }
+    if let Some(d) = &f.default {
+        help.push_str(&format!(" [default: {d}]"));
+    }
     let short = f.name.strip_prefix('-').and_then(|s| s.chars().next());
     let base = match short {
         Some(c) => Arg::new(f.name.clone()).short(c),

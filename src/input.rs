@@ -279,6 +279,8 @@ pub struct Field {
     pub description: String,
     /// Allowed values of a string enum.
     pub choices: Vec<String>,
+    /// The schema's `default`, as JSON text.
+    pub default: Option<String>,
     pub required: bool,
 }
 
@@ -376,7 +378,15 @@ pub fn fields(schema: &Value) -> Vec<Field> {
                 .and_then(Value::as_str)
                 .unwrap_or("")
                 .to_string();
+            let default = raw
+                .get("default")
+                .or_else(|| prop.get("default"))
+                .map(|d| match d {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                });
             Field {
+                default,
                 name: name.clone(),
                 kind,
                 description,

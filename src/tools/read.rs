@@ -23,10 +23,10 @@ pub struct Input {
     /// The file to read: relative to the root, or absolute inside it.
     #[serde(alias = "file_path")]
     pub path: String,
-    /// First line to show, 1-based (default 1).
+    /// First line to show, 1-based.
     #[schemars(range(min = 1), extend("default" = 1))]
     pub offset: Option<u64>,
-    /// How many lines to show (default 2000, at most 100000).
+    /// How many lines to show (at most 100000).
     #[schemars(range(min = 1, max = 100_000), extend("default" = 2000))]
     pub limit: Option<u64>,
 }
