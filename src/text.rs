@@ -222,7 +222,8 @@ impl Lines {
         self.last_byte = 0;
     }
 
-    fn finish(mut self) -> (u64, &'static str, &'static str, Vec<Line>) {
+    /// The scan of the whole file, once every byte has been fed.
+    fn finish(mut self, size: u64, hash: u64, encoding: String) -> Scan {
         if self.in_line {
             self.end_line(false); // an unterminated last line: counted, with no ending
         }
@@ -239,7 +240,15 @@ impl Lines {
             (false, true) => "tabs",
             (false, false) => "none",
         };
-        (total, ending, indent, self.out)
+        Scan {
+            size,
+            hash,
+            encoding,
+            total_lines: total,
+            line_ending: ending,
+            indent,
+            lines: self.out,
+        }
     }
 }
 
@@ -333,17 +342,12 @@ fn utf8_pass(
     if carry > 0 {
         return Ok(None); // ends inside a character
     }
-    let (total_lines, line_ending, indent, lines) = lines.finish();
-    let encoding = if bom { "utf-8-bom" } else { "utf-8" }.to_string();
-    Ok(Some(Scan {
+    let encoding = if bom { "utf-8-bom" } else { "utf-8" };
+    Ok(Some(lines.finish(
         size,
-        hash: hasher.digest(),
-        encoding,
-        total_lines,
-        line_ending,
-        indent,
-        lines,
-    }))
+        hasher.digest(),
+        encoding.to_string(),
+    )))
 }
 
 /// Decodes the whole file with `enc` (a BOM of it is dropped); `lossy` when anything was replaced.
@@ -375,21 +379,8 @@ fn decode_pass(f: &mut File, enc: &'static Encoding, name: &str, w: Window) -> i
             break;
         }
     }
-    let (total_lines, line_ending, indent, lines) = lines.finish();
-    let encoding = if lossy {
-        "lossy".to_string()
-    } else {
-        name.to_string()
-    };
-    Ok(Scan {
-        size,
-        hash: hasher.digest(),
-        encoding,
-        total_lines,
-        line_ending,
-        indent,
-        lines,
-    })
+    let encoding = if lossy { "lossy" } else { name };
+    Ok(lines.finish(size, hasher.digest(), encoding.to_string()))
 }
 
 #[cfg(test)]
