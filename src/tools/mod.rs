@@ -4,6 +4,7 @@
 use crate::tool::DynTool;
 
 pub mod read;
+pub mod run;
 pub mod session;
 pub mod todo;
 pub mod undo;
