@@ -390,7 +390,7 @@ fn check_simple(cmd: &Simple, root: &str, depth: usize) -> Option<Rule> {
     }
 }
 
-fn check_pipeline(p: &Pipeline, root: &str) -> Option<Rule> {
+fn check_pipeline(p: &Pipeline) -> Option<Rule> {
     let downloads = |c: &Simple| {
         strip_wrappers(&c.words)
             .first()
@@ -401,13 +401,11 @@ fn check_pipeline(p: &Pipeline, root: &str) -> Option<Rule> {
             SHELLS.contains(&base(w)) || base(w) == "python3" || base(w) == "python"
         })
     };
-    if let Some(first_download) = p.iter().position(downloads) {
-        if p[first_download + 1..].iter().any(shell) {
-            return Some(Rule::PipeToShell);
-        }
-    }
-    let _ = root;
-    None
+    let first_download = p.iter().position(downloads)?;
+    p[first_download + 1..]
+        .iter()
+        .any(shell)
+        .then_some(Rule::PipeToShell)
 }
 
 /// `:(){ :|:& };:` and its renamings: a function whose body pipes itself into itself in the
@@ -417,7 +415,7 @@ fn fork_bomb(src: &str) -> bool {
     let mut rest = s.as_str();
     while let Some(open) = rest.find("(){") {
         let name_start = rest[..open]
-            .rfind(|c: char| matches!(c, ';' | '&' | '|' | '(' | ')' | '{' | '}'))
+            .rfind([';', '&', '|', '(', ')', '{', '}'])
             .map_or(0, |i| i + 1);
         let name = rest[name_start..open].trim_start_matches("function");
         let body = &rest[open + 3..];
@@ -440,7 +438,7 @@ fn check_depth(src: &str, root: &str, depth: usize) -> Option<Rule> {
     }
     let lexed = lex(src);
     for p in &lexed.pipelines {
-        if let Some(rule) = check_pipeline(p, root) {
+        if let Some(rule) = check_pipeline(p) {
             return Some(rule);
         }
         for cmd in p {
