@@ -8,7 +8,8 @@
 //! the best windows, and their neighbours one line longer, shorter or shifted, are compared
 //! with a character diff, and the most similar wins.
 
-use super::lines::{LineIndex, count_eols, fold, fold_char, leading_ws, split_lines, trim_ws_end};
+use super::indent::Mapping;
+use super::lines::{LineIndex, count_eols, fold, fold_char, is_blank, leading_ws, split_lines};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::time::{Duration, Instant};
@@ -194,21 +195,25 @@ pub fn differences(region: &str, old: &str) -> (Vec<Diff>, Option<(usize, String
     let (o_lines, _) = split_lines(old_body);
     let pairs = || r_lines.iter().zip(&o_lines);
 
-    let tabs_spaces = pairs().any(|(r, o)| {
-        let (lr, lo) = (leading_ws(r), leading_ws(o));
-        lr != lo && (lr.contains('\t') != lo.contains('\t'))
-    });
-    if tabs_spaces {
-        kinds.push(Diff::TabsVsSpaces);
+    // Trailing whitespace is forgiven by rung 2 and a consistent indentation difference by
+    // rung 4, so only what they could not forgive is named: indentation that follows no one
+    // mapping, and whitespace inside the text.
+    let indents: Vec<(&str, &str)> = pairs()
+        .filter(|(r, o)| !is_blank(r) && !is_blank(o))
+        .map(|(r, o)| (leading_ws(o), leading_ws(r)))
+        .collect();
+    if indents.iter().any(|(o, r)| o != r) && Mapping::infer(&indents, false).is_none() {
+        let mixed = indents.iter().any(|(o, r)| {
+            (o.contains('\t') && r.contains(' ')) || (r.contains('\t') && o.contains(' '))
+        });
+        kinds.push(if mixed {
+            Diff::TabsVsSpaces
+        } else {
+            Diff::Whitespace
+        });
     }
-    let other_ws = pairs().any(|(r, o)| {
-        let (lr, lo) = (leading_ws(r), leading_ws(o));
-        let indent = lr != lo && lr.contains('\t') == lo.contains('\t');
-        let trailing = r.len() - trim_ws_end(r).len() != o.len() - trim_ws_end(o).len();
-        let inner = squeeze(r) == squeeze(o) && fold(r.trim()) != fold(o.trim());
-        indent || trailing || inner
-    });
-    if other_ws {
+    let inner = pairs().any(|(r, o)| squeeze(r) == squeeze(o) && fold(r.trim()) != fold(o.trim()));
+    if inner && !kinds.contains(&Diff::Whitespace) {
         kinds.push(Diff::Whitespace);
     }
     let (rc, rl) = count_eols(region);
@@ -282,8 +287,13 @@ mod tests {
 
     #[test]
     fn differences_are_named() {
-        let (d, _) = differences("\tif x {\n\t\ty();", "    if x {\n        y();");
+        // a consistent mapping would have matched: only an inconsistent one is named
+        let (d, _) = differences("\tif x {\n\t\ty();", "    if x {\n     y();");
         assert_eq!(d, [Diff::TabsVsSpaces]);
+        let (d, _) = differences("  a\n    b", "a\n b");
+        assert_eq!(d, [Diff::Whitespace]);
+        let (d, _) = differences("\tlet x = 2;", "let y = 1;");
+        assert_eq!(d, [Diff::Text]);
         let (d, _) = differences("a  =  1;", "a = 1;");
         assert_eq!(d, [Diff::Whitespace]);
         let (d, _) = differences("say(\u{201C}hi\u{201D})", "say(\"hi\")");

@@ -219,7 +219,7 @@ fn newline_units(bytes: &[u8], bom: usize, codec: Codec) -> Box<dyn Iterator<Ite
             // the unit's first byte: 0A 00 in LE, 00 0A in BE
             let first = if le { i } else { i.checked_sub(1)? };
             let other = if le { i + 1 } else { first };
-            let aligned = first >= bom && (first - bom) % 2 == 0;
+            let aligned = first >= bom && (first - bom).is_multiple_of(2);
             (aligned && bytes.get(other) == Some(&0)).then_some(first + 1)
         })),
         _ => Box::new(lf),

@@ -251,7 +251,9 @@ pub fn failure(f: Failure, shown: &str, specs: &[Spec], edits_form: bool, doc: &
                     });
                     msg.push('\n');
                     msg.push_str(text.trim_end_matches('\n'));
-                    hints.push(what_differs(c, old));
+                    if already.is_none() {
+                        hints.push(what_differs(c, old));
+                    }
                     json!({
                         "start_line": c.first + 1,
                         "end_line": c.last + 1,
@@ -358,9 +360,12 @@ fn what_differs(c: &closest::Closest, old: &str) -> String {
     for k in &kinds {
         parts.push(match k {
             Diff::TabsVsSpaces => {
-                "tabs vs spaces in the indentation (and not one consistent mapping)".to_string()
+                "tabs vs spaces in the indentation, not by one consistent mapping".to_string()
             }
-            Diff::Whitespace => "whitespace (spaces inside, before or after the text)".to_string(),
+            Diff::Whitespace => {
+                "whitespace (inside the lines, or indentation that does not shift every line alike)"
+                    .to_string()
+            }
             Diff::LineEndings => {
                 "line endings (the file's lines end differently from old_string's)".to_string()
             }
