@@ -11,7 +11,7 @@
 use super::indent::Mapping;
 use super::lines::{LineIndex, count_eols, fold, fold_char, is_blank, leading_ws, split_lines};
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::time::{Duration, Instant};
 
 /// The nearest region: whole lines of the file.
@@ -34,14 +34,51 @@ const REFINED: usize = 3;
 const BUDGET: Duration = Duration::from_millis(300);
 
 fn hash_of(s: &str) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    s.hash(&mut h);
-    h.finish()
+    xxhash_rust::xxh3::xxh3_64(s.as_bytes())
 }
 
-fn words(s: &str) -> impl Iterator<Item = &str> {
-    s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .filter(|w| !w.is_empty())
+/// Keys are hashes already: the map uses them as they are.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+type Keys = HashMap<u64, usize, BuildHasherDefault<KeyHasher>>;
+
+/// Calls `f` with each word (a run of letters, digits and `_`) of `s`. ASCII lines, the bulk
+/// of source code, are scanned as bytes.
+fn for_words(s: &str, mut f: impl FnMut(&str)) {
+    if !s.is_ascii() {
+        s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .for_each(f);
+        return;
+    }
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i].is_ascii_alphanumeric() || b[i] == b'_' {
+            let start = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            f(&s[start..i]);
+        } else {
+            i += 1;
+        }
+    }
 }
 
 /// A line reduced to what survives every rung and more: folded, whitespace runs dropped.
@@ -49,10 +86,41 @@ fn squeeze(s: &str) -> String {
     fold(s).split_whitespace().collect()
 }
 
-/// A whole-line key, kept apart from word keys.
+/// A whole-line key: the hash (FNV-1a) of `squeeze(s)`, computed without building it, kept
+/// apart from word keys. `None` for a blank line.
 fn line_key(s: &str) -> Option<u64> {
-    let sq = squeeze(s);
-    (!sq.is_empty()).then(|| hash_of(&sq) ^ 0x9E37_79B9_7F4A_7C15)
+    const SALT: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    if s.is_ascii() {
+        let mut any = false;
+        for &b in s
+            .as_bytes()
+            .iter()
+            .filter(|b| !b.is_ascii_whitespace() && **b != 0x0B)
+        {
+            any = true;
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        return any.then_some(h ^ SALT);
+    }
+    let mut any = false;
+    let mut feed = |c: char| {
+        if c.is_whitespace() {
+            return;
+        }
+        any = true;
+        let mut buf = [0u8; 4];
+        for &b in c.encode_utf8(&mut buf).as_bytes() {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    for c in s.chars() {
+        match fold_char(c) {
+            Some(f) => f.chars().for_each(&mut feed),
+            None => feed(c),
+        }
+    }
+    any.then_some(h ^ SALT)
 }
 
 pub fn find(text: &str, idx: &LineIndex, old: &str) -> Option<Closest> {
@@ -64,9 +132,13 @@ pub fn find(text: &str, idx: &LineIndex, old: &str) -> Option<Closest> {
     let k = old_lines.len().min(n);
 
     // Stage 1: rarity-weighted overlap, per line, summed per window.
-    let mut ids: HashMap<u64, usize> = HashMap::new();
+    let mut ids = Keys::default();
     for l in &old_lines {
-        for key in words(l).map(hash_of).chain(line_key(l)) {
+        for_words(l, |w| {
+            let next = ids.len();
+            ids.entry(hash_of(w)).or_insert(next);
+        });
+        if let Some(key) = line_key(l) {
             let next = ids.len();
             ids.entry(key).or_insert(next);
         }
@@ -77,7 +149,7 @@ pub fn find(text: &str, idx: &LineIndex, old: &str) -> Option<Closest> {
     let mut line_end = Vec::with_capacity(n);
     for p in 0..n {
         let content = idx.content(text, p);
-        for key in words(content).map(hash_of).chain(line_key(content)) {
+        let mut hit = |key: u64| {
             if let Some(&id) = ids.get(&key)
                 && seen[id] != p
             {
@@ -85,6 +157,10 @@ pub fn find(text: &str, idx: &LineIndex, old: &str) -> Option<Closest> {
                 df[id] += 1;
                 hits.push(id as u32);
             }
+        };
+        for_words(content, |w| hit(hash_of(w)));
+        if let Some(key) = line_key(content) {
+            hit(key);
         }
         line_end.push(hits.len());
     }
@@ -142,9 +218,22 @@ pub fn find(text: &str, idx: &LineIndex, old: &str) -> Option<Closest> {
             .diff_chars(want.as_str(), r.as_str());
         diff.ratio() as f64
     };
-    let mut scored: Vec<(f64, usize, usize)> = picked.iter().map(|&i| (sim(i, k), i, k)).collect();
+    // Candidates in stage-1 order; one whose character counts alone cannot beat the best so
+    // far (difflib's quick_ratio, an upper bound of the diff ratio) is not diffed.
+    let hist = Histogram::of(&want);
+    let mut best = (-1.0f64, picked[0], k);
+    let mut scored: Vec<(f64, usize, usize)> = Vec::new();
+    for &i in &picked {
+        if hist.quick_ratio(region(i, k)) <= best.0 {
+            continue;
+        }
+        let s = sim(i, k);
+        scored.push((s, i, k));
+        if s > best.0 {
+            best = (s, i, k);
+        }
+    }
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    let mut best = scored[0];
     for &(_, i, len) in scored.iter().take(REFINED) {
         let tries = [
             (i.checked_sub(1), len),
@@ -157,6 +246,9 @@ pub fn find(text: &str, idx: &LineIndex, old: &str) -> Option<Closest> {
             if len == 0 || first + len > n || Instant::now() >= deadline {
                 continue;
             }
+            if hist.quick_ratio(region(first, len)) <= best.0 + 1e-9 {
+                continue;
+            }
             let s = sim(first, len);
             if s > best.0 + 1e-9 {
                 best = (s, first, len);
@@ -164,12 +256,68 @@ pub fn find(text: &str, idx: &LineIndex, old: &str) -> Option<Closest> {
         }
     }
     let (s, first, len) = best;
+    let text = region(first, len);
+    // two decimals, but a region that differs never shows as 1.00
+    let same = want == text.replace("\r\n", "\n");
+    let rounded = (s * 100.0).round() / 100.0;
     Some(Closest {
         first,
         last: first + len - 1,
-        text: region(first, len).to_string(),
-        similarity: (s * 100.0).round() / 100.0,
+        text: text.to_string(),
+        similarity: if same { 1.0 } else { rounded.min(0.99) },
     })
+}
+
+/// Character counts of a text, for an upper bound of the similarity of another.
+struct Histogram {
+    ascii: [u32; 128],
+    other: HashMap<char, u32>,
+    len: usize,
+}
+
+impl Histogram {
+    fn of(s: &str) -> Histogram {
+        let mut h = Histogram {
+            ascii: [0; 128],
+            other: HashMap::new(),
+            len: 0,
+        };
+        for c in s.chars() {
+            h.len += 1;
+            match h.ascii.get_mut(c as usize) {
+                Some(n) => *n += 1,
+                None => *h.other.entry(c).or_default() += 1,
+            }
+        }
+        h
+    }
+
+    /// 2 × (characters in common, as multisets) / (total length): no diff can match more.
+    fn quick_ratio(&self, region: &str) -> f64 {
+        let mut left = self.ascii;
+        let mut other = self.other.clone();
+        let (mut common, mut len) = (0usize, 0usize);
+        // the ratio is taken on text with CRLF as LF: a CR before LF does not count
+        let bytes = region.as_bytes();
+        for (i, c) in region.char_indices() {
+            if c == '\r' && bytes.get(i + 1) == Some(&b'\n') {
+                continue;
+            }
+            len += 1;
+            let slot = match left.get_mut(c as usize) {
+                Some(n) => n,
+                None => other.entry(c).or_default(),
+            };
+            if *slot > 0 {
+                *slot -= 1;
+                common += 1;
+            }
+        }
+        if self.len + len == 0 {
+            return 1.0;
+        }
+        2.0 * common as f64 / (self.len + len) as f64
+    }
 }
 
 /// A kind of difference between old_string and the closest region, in the order the hint
@@ -261,6 +409,11 @@ mod tests {
         assert_eq!((c.first, c.last), (171, 173));
         assert_eq!(c.text, "fn f57() {\n    call_57(a, b);\n}");
         assert!(c.similarity > 0.9 && c.similarity < 1.0, "{}", c.similarity);
+        // one character off in a long region still shows as less than 1
+        let long: String = (0..300).map(|i| format!("statement_{i}();\n")).collect();
+        let old = long.replace("statement_150()", "statement_150(x)");
+        let c = closest(&long, &old).unwrap();
+        assert_eq!((c.first, c.last, c.similarity), (0, 299, 0.99));
         assert_eq!(c.similarity, (c.similarity * 100.0).round() / 100.0);
     }
 
@@ -277,6 +430,31 @@ mod tests {
         let c = closest(text, "hello wurld\nsecond line\n").unwrap();
         assert_eq!(c.text, "hello world\r\nsecond line");
         assert!(c.similarity >= 0.9);
+    }
+
+    #[test]
+    fn words_are_runs_of_letters_digits_and_underscores() {
+        let mut w = Vec::new();
+        for_words("let x_1 = f(y2);", |s| w.push(s.to_string()));
+        for_words("über-größe", |s| w.push(s.to_string()));
+        assert_eq!(w, ["let", "x_1", "f", "y2", "über", "größe"]);
+    }
+
+    #[test]
+    fn line_keys_ignore_whitespace_and_typography() {
+        assert_eq!(line_key(" a b\t"), line_key("ab"), "the ASCII path");
+        assert_eq!(line_key("  a = \u{201C}b\u{201D};"), line_key("a=\"b\";\t"));
+        assert_ne!(line_key("a = b;"), line_key("a = c;"));
+        assert_eq!(line_key(" \t\u{00A0}"), None);
+    }
+
+    #[test]
+    fn quick_ratio_bounds_the_diff_ratio() {
+        let h = Histogram::of("abcd");
+        assert_eq!(h.quick_ratio("bcde"), 0.75);
+        assert_eq!(h.quick_ratio("dcba"), 1.0); // counts only: an upper bound
+        assert_eq!(Histogram::of("a\nb").quick_ratio("a\r\nb"), 1.0);
+        assert_eq!(Histogram::of("é日").quick_ratio("日x"), 0.5);
     }
 
     #[test]

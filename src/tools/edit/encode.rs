@@ -56,39 +56,33 @@ pub enum SpliceError {
 
 impl<'a> Doc<'a> {
     pub fn decode(bytes: &'a [u8]) -> Doc<'a> {
-        let (codec, bom, name) = match text::sniff_bom(bytes) {
-            Bom::Utf16Le => (Codec::Utf16 { le: true }, 2, "utf-16le".to_string()),
-            Bom::Utf16Be => (Codec::Utf16 { le: false }, 2, "utf-16be".to_string()),
-            Bom::Utf8 if std::str::from_utf8(&bytes[3..]).is_ok() => {
-                (Codec::Utf8, 3, "utf-8-bom".to_string())
-            }
-            Bom::Utf8 => (Codec::Legacy(UTF_8), 3, "utf-8-bom".to_string()),
-            Bom::None if std::str::from_utf8(bytes).is_ok() => {
-                (Codec::Utf8, 0, "utf-8".to_string())
-            }
-            Bom::None => {
-                let name = text::encoding_name(bytes);
-                let enc = Encoding::for_label(name.as_bytes()).unwrap_or(encoding_rs::WINDOWS_1252);
-                (Codec::Legacy(enc), 0, name)
-            }
+        let legacy = |enc: &'static Encoding, bom: usize| {
+            let (text, lossy) = enc.decode_without_bom_handling(&bytes[bom..]);
+            (Codec::Legacy(enc), bom, text, lossy)
         };
-        let body = &bytes[bom..];
-        let (text, lossy) = match codec {
-            Codec::Utf8 => (
-                Cow::Borrowed(std::str::from_utf8(body).unwrap_or_default()),
-                false,
-            ),
-            Codec::Utf16 { le } => {
-                let (s, lossy) = decode_utf16(body, le);
-                (Cow::Owned(s), lossy)
-            }
-            Codec::Legacy(enc) => enc.decode_without_bom_handling(body),
+        let utf16 = |le: bool| {
+            let (text, lossy) = decode_utf16(&bytes[2..], le);
+            (Codec::Utf16 { le }, 2, Cow::Owned(text), lossy)
         };
-        let map = (codec != Codec::Utf8).then(|| {
-            let dec = starts_after(memchr::memchr_iter(b'\n', text.as_bytes()), 0);
-            let src = starts_after(newline_units(bytes, bom, codec), bom);
-            (dec, src)
-        });
+        let ((codec, bom, text, lossy), name) = match text::sniff_bom(bytes) {
+            Bom::Utf16Le => (utf16(true), "utf-16le".to_string()),
+            Bom::Utf16Be => (utf16(false), "utf-16be".to_string()),
+            Bom::Utf8 => match std::str::from_utf8(&bytes[3..]) {
+                Ok(text) => return Doc::utf8(bytes, text, 3, "utf-8-bom"),
+                Err(_) => (legacy(UTF_8, 3), "utf-8-bom".to_string()),
+            },
+            Bom::None => match std::str::from_utf8(bytes) {
+                Ok(text) => return Doc::utf8(bytes, text, 0, "utf-8"),
+                Err(_) => {
+                    let name = text::encoding_name(bytes);
+                    let enc =
+                        Encoding::for_label(name.as_bytes()).unwrap_or(encoding_rs::WINDOWS_1252);
+                    (legacy(enc, 0), name)
+                }
+            },
+        };
+        let dec = starts_after(memchr::memchr_iter(b'\n', text.as_bytes()), 0);
+        let src = starts_after(newline_units(bytes, bom, codec), bom);
         Doc {
             bytes,
             codec,
@@ -96,8 +90,30 @@ impl<'a> Doc<'a> {
             text,
             name,
             lossy,
-            map,
+            map: Some((dec, src)),
         }
+    }
+
+    /// Valid UTF-8 (after a BOM of `bom` bytes): the text is the bytes, validated once.
+    fn utf8(bytes: &'a [u8], text: &'a str, bom: usize, name: &str) -> Doc<'a> {
+        Doc {
+            bytes,
+            codec: Codec::Utf8,
+            bom,
+            text: Cow::Borrowed(text),
+            name: name.to_string(),
+            lossy: false,
+            map: None,
+        }
+    }
+
+    /// Whether text offsets are byte offsets (after the BOM): valid UTF-8.
+    pub fn maps_bytes(&self) -> bool {
+        self.codec == Codec::Utf8
+    }
+
+    pub fn bom_len(&self) -> usize {
+        self.bom
     }
 
     /// The file's byte offset of text offset `dec` (a character boundary), or `None` when it
@@ -127,7 +143,7 @@ impl<'a> Doc<'a> {
         let at = match self.codec {
             Codec::Utf16 { le } => walk_utf16(line_bytes, le, dec - d0),
             Codec::Legacy(enc) => walk_decoder(enc, line_bytes, dec - d0),
-            Codec::Utf8 => unreachable!("UTF-8 maps byte for byte"),
+            Codec::Utf8 => Some(dec - d0),
         };
         at.map(|a| s0 + a)
     }

@@ -4,6 +4,7 @@
 
 mod apply;
 mod closest;
+mod diff;
 mod encode;
 mod indent;
 mod lines;

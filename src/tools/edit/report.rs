@@ -60,18 +60,9 @@ fn rung_phrase(rung: Rung) -> &'static str {
     }
 }
 
-pub fn diff(old: &str, new: &str, shown: &str) -> String {
-    let diff = similar::TextDiff::configure()
-        .timeout(std::time::Duration::from_secs(2))
-        .diff_lines(old, new);
-    diff.unified_diff()
-        .context_radius(CONTEXT)
-        .header(&format!("a/{shown}"), &format!("b/{shown}"))
-        .to_string()
-}
-
 pub fn success(shown: &str, old: &str, out: &Outcome, edits_form: bool, dry_run: bool) -> Success {
-    let idx = LineIndex::new(&out.text);
+    let text = out.text();
+    let idx = LineIndex::new(text);
     let last_line = idx.count().saturating_sub(1);
     // Changed lines (0-based, inclusive); a removal marks the line where it happened.
     let spans: Vec<(usize, usize)> = out
@@ -86,7 +77,7 @@ pub fn success(shown: &str, old: &str, out: &Outcome, edits_form: bool, dry_run:
     let first_line = spans.iter().map(|s| s.0).min().unwrap_or(0) + 1;
     let last_line_changed = spans.iter().map(|s| s.1).max().unwrap_or(0) + 1;
     let replacements: usize = out.applied.iter().map(|a| a.count).sum();
-    let diff_text = diff(old, &out.text, shown);
+    let diff_text = super::diff::unified(old, text, shown);
 
     let mut notes = Vec::new();
     let total = out.applied.len();
@@ -125,7 +116,7 @@ pub fn success(shown: &str, old: &str, out: &Outcome, edits_form: bool, dry_run:
             head.push_str(n);
             head.push('\n');
         }
-        let listing = listing(&out.text, &idx, &spans);
+        let listing = listing(text, &idx, &spans);
         let all = listing.len();
         let budget = caps::OTHER - RESERVE - head.chars().count();
         let (text, k) = caps::fit(&listing, budget, |k| {
