@@ -422,9 +422,34 @@ fn no_match_hints_name_what_differs() {
     );
     out.assert_err("no_match");
     assert_eq!(out.json["error"]["closest"], Value::Null);
+    let out = read_and_edit(
+        &env,
+        "empty.txt",
+        b"",
+        json!({"old_string": "a", "new_string": "b"}),
+    );
+    out.assert_err("no_match");
+    assert!(
+        out.output().contains("The file is empty."),
+        "{}",
+        out.output()
+    );
 }
 
 // ---------------------------------------------------------------- every byte kept
+
+#[test]
+fn a_missing_final_newline_stays_missing() {
+    let env = Env::new();
+    let out = read_and_edit(
+        &env,
+        "n.txt",
+        b"a\nlast line  ",
+        json!({"old_string": "last line\n", "new_string": "final line\n"}),
+    );
+    out.assert_ok();
+    assert_eq!(env.read_file("n.txt"), b"a\nfinal line");
+}
 
 #[test]
 fn crlf_files_edited_with_lf_strings_stay_crlf() {

@@ -86,10 +86,20 @@ pub fn find(text: &str, idx: &LineIndex, old: &str, new: &str) -> Option<Found> 
                 } else {
                     idx.content_end(text, last)
                 };
-                let new = match &mapping {
+                let mut new = match &mapping {
                     Some(m) => Cow::Owned(m.reindent(new)),
                     None => Cow::Borrowed(new),
                 };
+                // old_string's final newline met the end of a file that has none: the file
+                // keeps lacking it (new_string gives up one final newline too)
+                if ended && !text[..end].ends_with('\n') {
+                    let trimmed = new
+                        .strip_suffix('\n')
+                        .map(|t| t.strip_suffix('\r').unwrap_or(t));
+                    if let Some(t) = trimmed {
+                        new = Cow::Owned(t.to_string());
+                    }
+                }
                 Hit {
                     start,
                     end,
@@ -338,6 +348,15 @@ mod tests {
         assert_eq!(out, "X\nc\n");
         let (_, out) = apply(text, "a\nb\n", "X\n");
         assert_eq!(out, "X\nc\n");
+    }
+
+    #[test]
+    fn a_missing_final_newline_stays_missing() {
+        let (rung, out) = apply("a\nb  ", "b\n", "c\n");
+        assert_eq!(rung, Rung::TrailingWhitespace);
+        assert_eq!(out, "a\nc");
+        let (_, out) = apply("a\r\nb\t", "a\nb\n", "x\ny\n");
+        assert_eq!(out, "x\r\ny");
     }
 
     #[test]
