@@ -132,6 +132,7 @@ fn edits_apply_in_order_all_or_nothing() {
         out.output()
     );
     assert_eq!(env.read_file("m.txt"), body.as_bytes(), "nothing applied");
+    assert!(out.output().contains("None of the edits was applied"));
     let out = edit(
         &env,
         json!({"path": "m.txt", "edits": [

@@ -106,3 +106,26 @@ fn the_closest_region_is_found_quickly_in_a_large_file() {
     // minutes
     assert!(took < std::time::Duration::from_secs(20), "{took:?}");
 }
+
+#[test]
+fn many_long_ambiguous_occurrences_stay_under_the_cap() {
+    let env = Env::new();
+    let line = format!("call({});\n", "z".repeat(3000));
+    env.write_file("amb.txt", line.repeat(100));
+    env.read("amb.txt");
+    let out = edit(
+        &env,
+        json!({"path": "amb.txt", "old_string": "call(", "new_string": "run("}),
+    );
+    out.assert_err("ambiguous_match");
+    assert!(out.output().chars().count() <= 30_000);
+    assert_eq!(out.json["error"]["count"], 100);
+    assert_eq!(out.json["error"]["lines"].as_array().unwrap().len(), 100);
+    assert!(
+        out.output().contains(", 20, and 80 more;"),
+        "{}",
+        &out.output()[..300]
+    );
+    assert!(out.output().contains("… [line truncated: 3007 chars]"));
+    assert!(out.output().contains("\n(and "));
+}

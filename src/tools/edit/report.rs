@@ -28,12 +28,17 @@ pub fn which(index: usize, total: usize, edits_form: bool) -> String {
     }
 }
 
-pub fn with_index(err: ToolError, index: usize, edits_form: bool) -> ToolError {
-    if edits_form {
-        err.with("edit_index", index)
-    } else {
-        err
+/// Names the failing edit, and says that (all or nothing) none was applied.
+pub fn with_index(mut err: ToolError, index: usize, edits_form: bool) -> ToolError {
+    if !edits_form {
+        return err;
     }
+    let none = "None of the edits was applied; fix this one and send them all again.";
+    err.hint = Some(match err.hint.take() {
+        Some(h) => format!("{h} {none}"),
+        None => none.to_string(),
+    });
+    err.with("edit_index", index)
 }
 
 /// Line `i` (0-based) in read's format: number, tab, the line cut at 2,000 characters.
@@ -282,18 +287,31 @@ pub fn failure(f: Failure, shown: &str, specs: &[Spec], edits_form: bool, doc: &
             } else {
                 format!(" ({})", rung_phrase(rung))
             };
-            let listed: Vec<String> = lines.iter().map(|l| (l + 1).to_string()).collect();
+            let mut listed: Vec<String> = lines
+                .iter()
+                .take(SHOWN_OCCURRENCES)
+                .map(|l| (l + 1).to_string())
+                .collect();
+            if count > SHOWN_OCCURRENCES {
+                listed.push(format!("and {} more", count - SHOWN_OCCURRENCES));
+            }
             let mut msg = format!(
                 "{}old_string matches {count} places in {shown}{how}, at lines {}; it must match exactly one.",
                 pre(index),
                 listed.join(", ")
             );
-            for (l, p) in lines.iter().zip(&previews).take(SHOWN_OCCURRENCES) {
-                msg.push_str(&format!("\n{:>6}\t{}", l + 1, shown_line(p)));
-            }
-            if count > SHOWN_OCCURRENCES {
-                msg.push_str(&format!("\n(and {} more)", count - SHOWN_OCCURRENCES));
-            }
+            // each occurrence's first line, as read shows it, within half the output cap
+            let shown_lines: Vec<String> = lines
+                .iter()
+                .zip(&previews)
+                .take(SHOWN_OCCURRENCES)
+                .map(|(l, p)| format!("{:>6}\t{}", l + 1, shown_line(p)))
+                .collect();
+            let (text, _) = caps::fit(&shown_lines, caps::OTHER / 2, |k| {
+                (k < count).then(|| format!("(and {} more)", count - k))
+            });
+            msg.push('\n');
+            msg.push_str(text.trim_end_matches('\n'));
             let all = if edits_form {
                 "set replace_all: true on this edit"
             } else {
