@@ -259,3 +259,30 @@ fn too_large(shown: &str, size: u64) -> ToolError {
     .with("path", shown)
     .hint("Edit it with run (sed, a script), or rewrite it whole with write.")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// SPEC 16.9: one flat object of canonical fields; aliases are accepted, not listed.
+    #[test]
+    fn the_schema_is_flat_and_lists_canonical_fields_only() {
+        let schema = crate::input::schema_of::<Input>();
+        let props: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
+        assert_eq!(
+            props,
+            [
+                "path",
+                "old_string",
+                "new_string",
+                "replace_all",
+                "edits",
+                "dry_run"
+            ]
+        );
+        assert_eq!(schema["required"], serde_json::json!(["path"]));
+        assert!(schema.get("oneOf").is_none() && schema.get("anyOf").is_none());
+        let text = schema.to_string();
+        assert!(!text.contains("old_str\"") && !text.contains("file_path"));
+    }
+}
