@@ -33,6 +33,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand --version 'Print version'
             cand read 'Read a text file with line numbers'
             cand write 'Create or overwrite a file'
+            cand edit 'Replace text in a file'
             cand session 'Show or reset this session''s state (reads, todos, undo)'
             cand todo 'Keep this session''s todo list (TodoWrite-style or step by step)'
             cand undo 'Undo this session''s most recent write or edit'
@@ -67,6 +68,28 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
             cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
             cand --format 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]'
+            cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+            cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+            cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+            cand --allow-dangerous 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+            cand --pretty 'Indent the JSON'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'loopr-tool;edit'= {
+            cand --path 'The file to edit: relative to the root, or absolute inside it. It must exist and have been read in this session. [required]'
+            cand --old-string 'The text to replace, copied from the file as read shows it (without the line-number prefix). It must match exactly one place unless replace_all is set. Not with `edits`.'
+            cand --new-string 'The text to put in its place. Not with `edits`.'
+            cand --edits 'Several edits, applied in order, each to the result of the one before; if any fails, none is applied. Instead of old_string/new_string.'
+            cand --file-path 'file-path'
+            cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
+            cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
+            cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
+            cand --format 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]'
+            cand --replace-all 'Replace every occurrence of old_string (default false). Not with `edits`: set it per edit.'
+            cand --no-replace-all 'Sets replace_all to false'
+            cand --dry-run 'Show the diff the edit would make, without writing anything (default false).'
+            cand --no-dry-run 'Sets dry_run to false'
             cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
             cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
             cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -181,6 +204,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
         &'loopr-tool;help'= {
             cand read 'Read a text file with line numbers'
             cand write 'Create or overwrite a file'
+            cand edit 'Replace text in a file'
             cand session 'Show or reset this session''s state (reads, todos, undo)'
             cand todo 'Keep this session''s todo list (TodoWrite-style or step by step)'
             cand undo 'Undo this session''s most recent write or edit'
@@ -193,6 +217,8 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
         &'loopr-tool;help;read'= {
         }
         &'loopr-tool;help;write'= {
+        }
+        &'loopr-tool;help;edit'= {
         }
         &'loopr-tool;help;session'= {
         }

@@ -38,6 +38,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -s h -l help -d 'Pri
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -s V -l version -d 'Print version'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "read" -d 'Read a text file with line numbers'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "write" -d 'Create or overwrite a file'
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "edit" -d 'Replace text in a file'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "session" -d 'Show or reset this session\'s state (reads, todos, undo)'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "todo" -d 'Keep this session\'s todo list (TodoWrite-style or step by step)'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "undo" -d 'Undo this session\'s most recent write or edit'
@@ -75,6 +76,26 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l allow-pr
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l pretty -d 'Indent the JSON'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l path -d 'The file to edit: relative to the root, or absolute inside it. It must exist and have been read in this session. [required]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l old-string -d 'The text to replace, copied from the file as read shows it (without the line-number prefix). It must match exactly one place unless replace_all is set. Not with `edits`.' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l new-string -d 'The text to put in its place. Not with `edits`.' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l edits -d 'Several edits, applied in order, each to the result of the one before; if any fails, none is applied. Instead of old_string/new_string.' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l file-path -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
+text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l replace-all -d 'Replace every occurrence of old_string (default false). Not with `edits`: set it per edit.'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l no-replace-all -d 'Sets replace_all to false'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l dry-run -d 'Show the diff the edit would make, without writing anything (default false).'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l no-dry-run -d 'Sets dry_run to false'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l action -d '`show` (default), `clear_reads` or `reset`. [default: show]' -r -f -a "show\t''
 clear_reads\t''
 reset\t''"
@@ -177,13 +198,14 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l allow-priv
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l pretty -d 'Indent the JSON'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -s h -l help -d 'Print help'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write session todo undo schema call batch mcp help" -f -a "read" -d 'Read a text file with line numbers'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write session todo undo schema call batch mcp help" -f -a "write" -d 'Create or overwrite a file'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write session todo undo schema call batch mcp help" -f -a "session" -d 'Show or reset this session\'s state (reads, todos, undo)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write session todo undo schema call batch mcp help" -f -a "todo" -d 'Keep this session\'s todo list (TodoWrite-style or step by step)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write session todo undo schema call batch mcp help" -f -a "undo" -d 'Undo this session\'s most recent write or edit'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write session todo undo schema call batch mcp help" -f -a "schema" -d 'Print the tool definitions to hand a model (anthropic, openai or mcp format)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write session todo undo schema call batch mcp help" -f -a "call" -d 'Run one tool call given as {"name", "input", "id"?} on stdin'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write session todo undo schema call batch mcp help" -f -a "batch" -d 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write session todo undo schema call batch mcp help" -f -a "mcp" -d 'Serve every tool over the Model Context Protocol on stdio'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write session todo undo schema call batch mcp help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit session todo undo schema call batch mcp help" -f -a "read" -d 'Read a text file with line numbers'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit session todo undo schema call batch mcp help" -f -a "write" -d 'Create or overwrite a file'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit session todo undo schema call batch mcp help" -f -a "edit" -d 'Replace text in a file'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit session todo undo schema call batch mcp help" -f -a "session" -d 'Show or reset this session\'s state (reads, todos, undo)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit session todo undo schema call batch mcp help" -f -a "todo" -d 'Keep this session\'s todo list (TodoWrite-style or step by step)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit session todo undo schema call batch mcp help" -f -a "undo" -d 'Undo this session\'s most recent write or edit'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit session todo undo schema call batch mcp help" -f -a "schema" -d 'Print the tool definitions to hand a model (anthropic, openai or mcp format)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit session todo undo schema call batch mcp help" -f -a "call" -d 'Run one tool call given as {"name", "input", "id"?} on stdin'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit session todo undo schema call batch mcp help" -f -a "batch" -d 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit session todo undo schema call batch mcp help" -f -a "mcp" -d 'Serve every tool over the Model Context Protocol on stdio'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit session todo undo schema call batch mcp help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -3,6 +3,7 @@
 
 use crate::tool::DynTool;
 
+pub mod edit;
 pub mod read;
 pub mod run;
 pub mod session;
@@ -13,6 +14,7 @@ pub mod write;
 pub static TOOLS: &[&dyn DynTool] = &[
     &read::Read,
     &write::Write,
+    &edit::Edit,
     &session::Session,
     &todo::Todo,
     &undo::Undo,

@@ -1,0 +1,288 @@
+//! `edit` (SPEC §7, 16.5): replace text in an existing file — one edit or several, all or
+//! nothing — matched by a short ladder of ever looser but unambiguous comparisons, written back
+//! in the file's own encoding and line endings with every other byte kept.
+
+mod apply;
+mod closest;
+mod diff;
+mod encode;
+mod indent;
+mod lines;
+mod matching;
+mod report;
+
+use crate::context::Ctx;
+use crate::envelope::Success;
+use crate::error::{Code, Result, ToolError};
+use crate::fsx;
+use crate::journal::Before;
+use crate::reads::{self, Fingerprint};
+use crate::sandbox;
+use crate::state;
+use crate::text;
+use crate::tool::Tool;
+use crate::tools::write;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use std::os::unix::fs::MetadataExt;
+
+pub struct Edit;
+
+/// Largest file edit accepts (SPEC §7).
+pub const MAX_BYTES: u64 = 64 * 1024 * 1024;
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Input {
+    /// The file to edit: relative to the root, or absolute inside it. It must exist and have been
+    /// read in this session.
+    #[serde(alias = "file_path")]
+    pub path: String,
+    /// The text to replace, copied from the file as read shows it (without the line-number
+    /// prefix). It must match exactly one place unless replace_all is set. Not with `edits`.
+    #[serde(alias = "old_str")]
+    pub old_string: Option<String>,
+    /// The text to put in its place. Not with `edits`.
+    #[serde(alias = "new_str")]
+    pub new_string: Option<String>,
+    /// Replace every occurrence of old_string (default false). Not with `edits`: set it per edit.
+    pub replace_all: Option<bool>,
+    /// Several edits, applied in order, each to the result of the one before; if any fails,
+    /// none is applied. Instead of old_string/new_string.
+    pub edits: Option<Vec<EditItem>>,
+    /// Show the diff the edit would make, without writing anything (default false).
+    pub dry_run: Option<bool>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EditItem {
+    /// The text to replace.
+    #[serde(alias = "old_str")]
+    pub old_string: String,
+    /// The text to put in its place.
+    #[serde(alias = "new_str")]
+    pub new_string: String,
+    /// Replace every occurrence (default false).
+    pub replace_all: Option<bool>,
+}
+
+impl Tool for Edit {
+    type Input = Input;
+    const NAME: &'static str = "edit";
+    const SUMMARY: &'static str = "Replace text in a file";
+    const DESCRIPTION: &'static str = "Replaces old_string with new_string in an existing file, or applies `edits`, a list of {old_string, new_string, replace_all?} applied in order, each to the result of the one before, all or nothing. \
+Give either old_string + new_string (+ replace_all) or edits, not both. You must have read the file in this session, and it must not have changed since (not_read, stale_read). \
+Copy old_string exactly from read's output without the line-number prefix, with enough surrounding lines to match exactly one place; several matches are refused (ambiguous_match, with every line) unless replace_all is true. \
+When old_string is not found exactly, whole lines are matched ignoring trailing whitespace, then curly quotes, dashes and odd spaces, then a consistent indentation difference (tabs vs spaces, or a uniform shift; new_string is re-indented the same way); data.match names the rung used. \
+When nothing matches (no_match), the error shows the most similar lines and says what differs. \
+The file keeps its encoding, line endings (CRLF stays CRLF), BOM and every byte outside the replaced text. dry_run shows the diff without writing. The change can be undone.";
+    const POSITIONALS: &'static [&'static str] = &["path"];
+    const EXAMPLES: &'static str = "  echo '{\"path\": \"src/main.rs\", \"old_string\": \"let x = 1;\", \"new_string\": \"let x = 2;\"}' | loopr-tool edit\n  loopr-tool edit src/main.rs --old-string 'let x = 1;' --new-string 'let x = 2;' --dry-run";
+
+    fn read_only(_: &Input) -> bool {
+        false
+    }
+
+    fn run(ctx: &Ctx, input: Input) -> Result<Success> {
+        let edits_form = input.edits.is_some();
+        let specs = specs(&input)?;
+        let dry_run = input.dry_run.unwrap_or(false);
+        let target = sandbox::resolve(ctx, "path", &input.path)?;
+        let shown = target.shown.as_str();
+        let real = target.real.as_path();
+        existing(real, shown)?;
+        // The record is taken before waiting for the file lock and compared under it (16.5).
+        let record = if ctx.read_check {
+            reads::lookup(ctx, real)?
+        } else {
+            None
+        };
+        let file_lock = state::lock_target(ctx, real)?;
+        let meta = existing(real, shown)?;
+        let bytes = std::fs::read(real).map_err(|e| ToolError::io(&e, shown, "reading"))?;
+        if bytes.len() as u64 > MAX_BYTES {
+            return Err(too_large(shown, bytes.len() as u64));
+        }
+        if text::looks_binary(&bytes) {
+            return Err(ToolError::new(
+                Code::BinaryFile,
+                format!("{shown} is a binary file ({} bytes), not text", bytes.len()),
+            )
+            .with("path", shown)
+            .hint("edit changes text files only; to replace a binary file, use write or run."));
+        }
+        let current = Fingerprint::of_bytes(&bytes, &meta);
+        reads::check_fresh(ctx, shown, record.as_ref(), &current)?;
+
+        let doc = encode::Doc::decode(&bytes);
+        let outcome = apply::plan(&doc, &specs)
+            .map_err(|f| report::failure(f, shown, &specs, edits_form, &doc))?;
+        if outcome.bytes == bytes {
+            return Err(ToolError::new(
+                Code::NoChange,
+                format!("the edits leave {shown} exactly as it was"),
+            )
+            .hint("Each edit matched, but together they change nothing; check new_string."));
+        }
+        if doc.lossy {
+            ctx.warn(format!(
+                "{shown} holds bytes that are not valid {}; they were kept exactly as they were",
+                doc.name
+            ));
+        }
+        if !dry_run {
+            let new_fp = fsx::replace(real, &outcome.bytes, Some(&meta))
+                .map_err(|e| ToolError::io(&e, shown, "writing"))?;
+            let before = Before::Content {
+                bytes: &bytes,
+                mode: meta.mode() & 0o7777,
+            };
+            write::remember(ctx, "edit", &target, before, new_fp);
+        }
+        drop(file_lock);
+        Ok(report::success(
+            shown, &doc.text, &outcome, edits_form, dry_run,
+        ))
+    }
+}
+
+/// The edits asked for, after the checks that need no file: one form or the other, non-empty
+/// old_string, and a change.
+fn specs(input: &Input) -> Result<Vec<apply::Spec<'_>>> {
+    let single = input.old_string.is_some() || input.new_string.is_some();
+    let list: Vec<(apply::Spec, String)> = match (&input.edits, single) {
+        (Some(_), true) => {
+            let field = if input.old_string.is_some() {
+                "old_string"
+            } else {
+                "new_string"
+            };
+            return Err(ToolError::invalid(
+                "edits",
+                format!("give either edits or {field} (with old_string/new_string), not both"),
+            )
+            .hint(
+                "For one change use old_string and new_string; for several, put each in edits.",
+            ));
+        }
+        (Some(_), false) if input.replace_all.is_some() => {
+            return Err(ToolError::invalid(
+                "replace_all",
+                "replace_all goes inside each item of edits, not beside edits",
+            )
+            .hint("Write {\"edits\": [{\"old_string\": …, \"new_string\": …, \"replace_all\": true}]}."));
+        }
+        (Some(edits), false) if edits.is_empty() => {
+            return Err(ToolError::invalid(
+                "edits",
+                "edits is empty: give at least one {old_string, new_string}",
+            ));
+        }
+        (Some(edits), false) => edits
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let spec = apply::Spec {
+                    old: &e.old_string,
+                    new: &e.new_string,
+                    replace_all: e.replace_all.unwrap_or(false),
+                };
+                (spec, format!("edits[{i}]."))
+            })
+            .collect(),
+        (None, _) => {
+            let (Some(old), Some(new)) = (&input.old_string, &input.new_string) else {
+                let missing = if input.old_string.is_none() {
+                    "old_string"
+                } else {
+                    "new_string"
+                };
+                return Err(ToolError::invalid(
+                    missing,
+                    format!("edit: missing required field `{missing}` (or give `edits`)"),
+                )
+                .hint("Give old_string and new_string, or edits: [{old_string, new_string}]."));
+            };
+            let spec = apply::Spec {
+                old,
+                new,
+                replace_all: input.replace_all.unwrap_or(false),
+            };
+            vec![(spec, String::new())]
+        }
+    };
+    let total = list.len();
+    for (i, (spec, prefix)) in list.iter().enumerate() {
+        let which = report::which(i, total, input.edits.is_some());
+        if spec.old.is_empty() {
+            let err = ToolError::invalid(
+                &format!("{prefix}old_string"),
+                format!("{which}old_string is empty: it must name the text to replace"),
+            )
+            .hint("To create a file use write; to add text, put the neighbouring lines in old_string and in new_string with your addition.");
+            return Err(report::with_index(err, i, input.edits.is_some()));
+        }
+        if spec.old == spec.new {
+            let err = ToolError::new(
+                Code::NoChange,
+                format!(
+                    "{which}old_string and new_string are identical: the edit would change nothing"
+                ),
+            )
+            .hint("Put the changed text in new_string.");
+            return Err(report::with_index(err, i, input.edits.is_some()));
+        }
+    }
+    Ok(list.into_iter().map(|(s, _)| s).collect())
+}
+
+/// The target's metadata: it must exist, be a regular file, and not exceed the size limit.
+fn existing(real: &std::path::Path, shown: &str) -> Result<std::fs::Metadata> {
+    let meta = write::check_writable(real, shown)?.ok_or_else(|| {
+        ToolError::new(Code::NotFound, format!("{shown} does not exist"))
+            .with("path", shown)
+            .hint("Check the path with glob or tree; to create a new file, use write.")
+    })?;
+    if meta.len() > MAX_BYTES {
+        return Err(too_large(shown, meta.len()));
+    }
+    Ok(meta)
+}
+
+fn too_large(shown: &str, size: u64) -> ToolError {
+    ToolError::new(
+        Code::TooLarge,
+        format!("{shown} is {size} bytes; edit handles files up to {MAX_BYTES} bytes (64 MiB)"),
+    )
+    .with("limit", MAX_BYTES)
+    .with("path", shown)
+    .hint("Edit it with run (sed, a script), or rewrite it whole with write.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// SPEC 16.9: one flat object of canonical fields; aliases are accepted, not listed.
+    #[test]
+    fn the_schema_is_flat_and_lists_canonical_fields_only() {
+        let schema = crate::input::schema_of::<Input>();
+        let props: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
+        assert_eq!(
+            props,
+            [
+                "path",
+                "old_string",
+                "new_string",
+                "replace_all",
+                "edits",
+                "dry_run"
+            ]
+        );
+        assert_eq!(schema["required"], serde_json::json!(["path"]));
+        assert!(schema.get("oneOf").is_none() && schema.get("anyOf").is_none());
+        let text = schema.to_string();
+        assert!(!text.contains("old_str\"") && !text.contains("file_path"));
+    }
+}

@@ -1,0 +1,411 @@
+//! What edit says: the changed region numbered as read shows it, the diff, and failures that
+//! carry the fix (SPEC §7, 16.1).
+
+use super::apply::{Failure, Outcome, Spec};
+use super::closest::{self, Diff};
+use super::encode::Doc;
+use super::lines::LineIndex;
+use super::matching::Rung;
+use crate::caps;
+use crate::envelope::Success;
+use crate::error::{Code, ToolError};
+use crate::text::Line;
+use serde_json::{Value, json};
+
+/// Lines of context around each changed region in `output` (as in the diff).
+const CONTEXT: usize = 3;
+/// Room kept under the cap for the header and warnings that follow the numbered lines.
+const RESERVE: usize = 2_000;
+/// Occurrences of an ambiguous match shown in `output` (`lines` holds them all).
+const SHOWN_OCCURRENCES: usize = 20;
+
+/// `edit 2 of 3 (edits[1]): ` for the edits form, nothing for one edit.
+pub fn which(index: usize, total: usize, edits_form: bool) -> String {
+    if edits_form {
+        format!("edit {} of {total} (edits[{index}]): ", index + 1)
+    } else {
+        String::new()
+    }
+}
+
+/// Names the failing edit, and says that (all or nothing) none was applied.
+pub fn with_index(mut err: ToolError, index: usize, edits_form: bool) -> ToolError {
+    if !edits_form {
+        return err;
+    }
+    let none = "None of the edits was applied; fix this one and send them all again.";
+    err.hint = Some(match err.hint.take() {
+        Some(h) => format!("{h} {none}"),
+        None => none.to_string(),
+    });
+    err.with("edit_index", index)
+}
+
+/// Line `i` (0-based) in read's format: number, tab, the line cut at 2,000 characters.
+fn numbered(text: &str, idx: &LineIndex, i: usize) -> String {
+    let content = idx.content(text, i);
+    format!("{:>6}\t{}", i + 1, shown_line(content))
+}
+
+fn shown_line(content: &str) -> String {
+    let chars = content.chars().count();
+    let text = match content.char_indices().nth(crate::text::MAX_LINE_CHARS) {
+        Some((cut, _)) => content[..cut].to_string(),
+        None => content.to_string(),
+    };
+    Line { text, chars }.display()
+}
+
+fn rung_phrase(rung: Rung) -> &'static str {
+    match rung {
+        Rung::Exact => "exactly",
+        Rung::TrailingWhitespace => "ignoring trailing whitespace",
+        Rung::Typography => "with curly quotes, dashes and odd spaces folded to ASCII",
+        Rung::Indentation => "ignoring a consistent difference in indentation",
+    }
+}
+
+pub fn success(shown: &str, old: &str, out: &Outcome, edits_form: bool, dry_run: bool) -> Success {
+    let text = out.text();
+    let idx = LineIndex::new(text);
+    let last_line = idx.count().saturating_sub(1);
+    // Changed lines (0-based, inclusive); a removal marks the line where it happened.
+    let spans: Vec<(usize, usize)> = out
+        .changed
+        .iter()
+        .map(|&(a, b)| {
+            let first = idx.line_of(a).min(last_line);
+            let last = if b > a { idx.line_of(b - 1) } else { first };
+            (first, last.max(first))
+        })
+        .collect();
+    let first_line = spans.iter().map(|s| s.0).min().unwrap_or(0) + 1;
+    let last_line_changed = spans.iter().map(|s| s.1).max().unwrap_or(0) + 1;
+    let replacements: usize = out.applied.iter().map(|a| a.count).sum();
+    let diff_text = super::diff::unified(old, text, shown);
+
+    let mut notes = Vec::new();
+    let total = out.applied.len();
+    for (i, a) in out.applied.iter().enumerate() {
+        if a.rung == Rung::Exact {
+            continue;
+        }
+        let mut note = format!(
+            "{}matched {}",
+            which(i, total, edits_form),
+            rung_phrase(a.rung)
+        );
+        if let Some(m) = &a.indent {
+            note.push_str(&format!(
+                ": {}; new_string was re-indented to match",
+                m.describe()
+            ));
+        }
+        note.push('.');
+        notes.push(capitalise(note));
+    }
+
+    let (output, truncated) = if dry_run {
+        let lines: Vec<String> = diff_text.lines().map(str::to_string).collect();
+        let all = lines.len();
+        let (text, k) = caps::fit(&lines, caps::OTHER - RESERVE, |k| {
+            (k < all).then(|| {
+                format!("(diff cut at {k} of {all} lines; data.diff holds the whole diff)")
+            })
+        });
+        (text, k < all)
+    } else {
+        let plural = if replacements == 1 { "" } else { "s" };
+        let mut head = format!("Edited {shown}: {replacements} replacement{plural}\n");
+        for n in &notes {
+            head.push_str(n);
+            head.push('\n');
+        }
+        let listing = listing(text, &idx, &spans);
+        let all = listing.len();
+        let budget = caps::OTHER - RESERVE - head.chars().count();
+        let (text, k) = caps::fit(&listing, budget, |k| {
+            (k < all).then(|| {
+                format!("(listing cut; read {shown} from line {first_line} to see the rest of the change)")
+            })
+        });
+        (head + &text, k < all)
+    };
+    let matched: Value = if edits_form {
+        out.applied
+            .iter()
+            .map(|a| Value::from(a.rung.name()))
+            .collect()
+    } else {
+        Value::from(out.applied[0].rung.name())
+    };
+    let mut data = json!({
+        "path": shown,
+        "replacements": replacements,
+        "first_line": first_line,
+        "last_line": last_line_changed,
+        "diff": diff_text,
+        "dry_run": dry_run,
+        "match": matched,
+    });
+    if truncated {
+        data["truncated"] = Value::Bool(true);
+    }
+    Success::new(output, data)
+}
+
+fn capitalise(s: String) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => s,
+    }
+}
+
+/// The changed lines with context, numbered; `...` between regions that are apart.
+fn listing(text: &str, idx: &LineIndex, spans: &[(usize, usize)]) -> Vec<String> {
+    let n = idx.count();
+    if n == 0 {
+        return vec!["(the file is now empty)".to_string()];
+    }
+    let mut ranges: Vec<(usize, usize)> = spans
+        .iter()
+        .map(|&(a, b)| (a.saturating_sub(CONTEXT), (b + CONTEXT).min(n - 1)))
+        .collect();
+    ranges.sort_unstable();
+    let mut merged: Vec<(usize, usize)> = Vec::new();
+    for (a, b) in ranges {
+        match merged.last_mut() {
+            Some(last) if a <= last.1 + 1 => last.1 = last.1.max(b),
+            _ => merged.push((a, b)),
+        }
+    }
+    let mut out = Vec::new();
+    for (j, (a, b)) in merged.into_iter().enumerate() {
+        if j > 0 {
+            out.push("   ...".to_string());
+        }
+        out.extend((a..=b).map(|i| numbered(text, idx, i)));
+    }
+    out
+}
+
+/// The error for a failed plan: message (with the numbered lines that help), hint and fields.
+pub fn failure(f: Failure, shown: &str, specs: &[Spec], edits_form: bool, doc: &Doc) -> ToolError {
+    let total = specs.len();
+    let pre = |i: usize| which(i, total, edits_form);
+    let field = |i: usize, name: &str| {
+        if edits_form {
+            format!("edits[{i}].{name}")
+        } else {
+            name.to_string()
+        }
+    };
+    match f {
+        Failure::NoMatch {
+            index,
+            closest,
+            already,
+        } => {
+            let old = specs[index].old;
+            let mut msg = format!(
+                "{}old_string was not found in {shown}, not even ignoring trailing whitespace, typography or indentation.",
+                pre(index)
+            );
+            let mut hints = Vec::new();
+            if let Some((a, b)) = already {
+                hints.push(format!(
+                    "new_string already stands at {}: this edit looks already applied. Read the file before trying again.",
+                    line_range(a, b)
+                ));
+            }
+            let closest_json = match &closest {
+                Some(c) => {
+                    msg.push_str(&format!(
+                        "\nThe most similar region is {} (similarity {:.2}):",
+                        line_range(c.first, c.last),
+                        c.similarity
+                    ));
+                    let lines: Vec<String> = c
+                        .text
+                        .split('\n')
+                        .enumerate()
+                        .map(|(j, l)| {
+                            let l = l.strip_suffix('\r').unwrap_or(l);
+                            format!("{:>6}\t{}", c.first + j + 1, shown_line(l))
+                        })
+                        .collect();
+                    let all = lines.len();
+                    let (text, _) = caps::fit(&lines, caps::OTHER / 2, |k| {
+                        (k < all).then(|| {
+                            format!(
+                                "(region cut; it goes on to line {}: read from line {})",
+                                c.last + 1,
+                                c.first + k + 1
+                            )
+                        })
+                    });
+                    msg.push('\n');
+                    msg.push_str(text.trim_end_matches('\n'));
+                    if already.is_none() {
+                        hints.push(what_differs(c, old));
+                    }
+                    json!({
+                        "start_line": c.first + 1,
+                        "end_line": c.last + 1,
+                        "text": c.text,
+                        "similarity": c.similarity,
+                    })
+                }
+                None => {
+                    msg.push_str(if doc.text.is_empty() {
+                        "\nThe file is empty."
+                    } else {
+                        "\nNo region of the file resembles it."
+                    });
+                    hints.push(format!(
+                        "Read {shown} to find the text you mean; check that it is the right file."
+                    ));
+                    Value::Null
+                }
+            };
+            let err = ToolError::new(Code::NoMatch, msg)
+                .with("path", shown)
+                .with("closest", closest_json)
+                .hint(hints.join(" "));
+            with_index(err, index, edits_form)
+        }
+        Failure::Ambiguous {
+            index,
+            rung,
+            lines,
+            previews,
+        } => {
+            let count = lines.len();
+            let how = if rung == Rung::Exact {
+                String::new()
+            } else {
+                format!(" ({})", rung_phrase(rung))
+            };
+            let mut listed: Vec<String> = lines
+                .iter()
+                .take(SHOWN_OCCURRENCES)
+                .map(|l| (l + 1).to_string())
+                .collect();
+            if count > SHOWN_OCCURRENCES {
+                listed.push(format!("and {} more", count - SHOWN_OCCURRENCES));
+            }
+            let mut msg = format!(
+                "{}old_string matches {count} places in {shown}{how}, at lines {}; it must match exactly one.",
+                pre(index),
+                listed.join(", ")
+            );
+            // each occurrence's first line, as read shows it, within half the output cap
+            let shown_lines: Vec<String> = lines
+                .iter()
+                .zip(&previews)
+                .take(SHOWN_OCCURRENCES)
+                .map(|(l, p)| format!("{:>6}\t{}", l + 1, shown_line(p)))
+                .collect();
+            let (text, _) = caps::fit(&shown_lines, caps::OTHER / 2, |k| {
+                (k < count).then(|| format!("(and {} more)", count - k))
+            });
+            msg.push('\n');
+            msg.push_str(text.trim_end_matches('\n'));
+            let all = if edits_form {
+                "set replace_all: true on this edit"
+            } else {
+                "set replace_all: true"
+            };
+            let err = ToolError::new(Code::AmbiguousMatch, msg)
+                .with("path", shown)
+                .with("count", count)
+                .with("lines", lines.iter().map(|l| l + 1).collect::<Vec<_>>())
+                .hint(format!(
+                    "Include more of the surrounding lines in old_string so that it matches only the place you mean, or {all} to replace all {count}."
+                ));
+            with_index(err, index, edits_form)
+        }
+        Failure::Unencodable { index, old, ch } => {
+            let name = if old { "old_string" } else { "new_string" };
+            let err = ToolError::invalid(
+                &field(index, name),
+                format!(
+                    "{}{name} contains {ch:?} (U+{:04X}), which {} cannot hold; {shown} is kept in its own encoding",
+                    pre(index),
+                    ch as u32,
+                    doc.name
+                ),
+            )
+            .hint(format!(
+                "Use only characters that {} can represent (or an escape your language allows); to change the file's encoding, rewrite it whole with write.",
+                doc.name
+            ));
+            with_index(err, index, edits_form)
+        }
+        Failure::Unmappable => ToolError::invalid(
+            &field(0, "old_string"),
+            format!(
+                "the edit would begin or end inside bytes of {shown} that {} cannot decode (shown as U+FFFD), and writing it would change bytes outside the replaced text",
+                doc.name
+            ),
+        )
+        .hint("Make old_string cover whole lines around the undecodable bytes."),
+    }
+}
+
+fn line_range(a: usize, b: usize) -> String {
+    if a == b {
+        format!("line {}", a + 1)
+    } else {
+        format!("lines {}-{}", a + 1, b + 1)
+    }
+}
+
+/// The hint's account of the closest region: each kind of difference, then how to fix it.
+fn what_differs(c: &closest::Closest, old: &str) -> String {
+    let (kinds, first) = closest::differences(&c.text, old);
+    let mut parts: Vec<String> = Vec::new();
+    for k in &kinds {
+        parts.push(match k {
+            Diff::TabsVsSpaces => {
+                "tabs vs spaces in the indentation, not by one consistent mapping".to_string()
+            }
+            Diff::Whitespace => {
+                "whitespace (inside the lines, or indentation that does not shift every line alike)"
+                    .to_string()
+            }
+            Diff::LineEndings => {
+                "line endings (the file's lines end differently from old_string's)".to_string()
+            }
+            Diff::Typography => "quotes, dashes or other typographic characters".to_string(),
+            Diff::Text => match &first {
+                Some((j, file, mine)) => format!(
+                    "the text itself: line {} reads `{}` where old_string has `{}`",
+                    c.first + j + 1,
+                    clip(file),
+                    clip(mine)
+                ),
+                None => "the text itself (a different number of lines)".to_string(),
+            },
+        });
+    }
+    let range = line_range(c.first, c.last);
+    if parts.is_empty() {
+        return format!(
+            "Copy old_string exactly from a fresh read of {range}, without the line-number prefix."
+        );
+    }
+    format!(
+        "The closest region ({range}) differs from old_string in {}. Copy old_string exactly from a fresh read of {range}, without the line-number prefix.",
+        parts.join("; ")
+    )
+}
+
+fn clip(s: &str) -> String {
+    const MAX: usize = 80;
+    match s.char_indices().nth(MAX) {
+        Some((cut, _)) => format!("{}…", &s[..cut]),
+        None => s.to_string(),
+    }
+}
