@@ -428,3 +428,53 @@ fn a_claude_code_transcript_replays_through_the_example_loop() {
         b"def greet(name):\n    \"\"\"Say hello.\"\"\"\n    return f\"Hello, {name}\"\n"
     );
 }
+
+#[test]
+fn claude_code_edit_names_replay() {
+    let env = Env::new();
+    env.write_file("a.py", "x = 1\ny = 2\n");
+    env.read("a.py");
+    let call = |name: &str, input: Value| {
+        env.run(
+            &["call"],
+            &json!({"name": name, "input": input}).to_string(),
+        )
+    };
+    let out = call(
+        "Edit",
+        json!({"file_path": env.path("a.py"), "old_string": "x = 1", "new_string": "x = 10"}),
+    );
+    out.assert_ok();
+    assert_eq!(out.json["tool"], "edit");
+    let out = call(
+        "MultiEdit",
+        json!({"file_path": "a.py", "edits": [{"old_string": "x = 10", "new_string": "x = 11"}, {"old_string": "y = 2", "new_string": "y = 22", "replace_all": false}]}),
+    );
+    out.assert_ok();
+    call(
+        "edit_file",
+        json!({"path": "a.py", "old_str": "y = 22", "new_str": "y = 23"}),
+    )
+    .assert_ok();
+    assert_eq!(env.read_file("a.py"), b"x = 11\ny = 23\n");
+    // Claude Code's Edit with an empty old_string on a missing file writes it ...
+    let out = call(
+        "Edit",
+        json!({"file_path": "new.py", "old_string": "", "new_string": "print('hi')\n"}),
+    );
+    out.assert_ok();
+    assert_eq!(out.json["tool"], "write");
+    assert_eq!(env.read_file("new.py"), b"print('hi')\n");
+    // ... but on an existing file it is edit's own invalid_input, and our edit never creates
+    call(
+        "Edit",
+        json!({"file_path": "a.py", "old_string": "", "new_string": "z"}),
+    )
+    .assert_err("invalid_input");
+    env.call(
+        "edit",
+        json!({"path": "other.py", "old_string": "", "new_string": "z"}),
+    )
+    .assert_err("invalid_input");
+    assert!(!env.path("other.py").exists());
+}
