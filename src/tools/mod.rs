@@ -3,6 +3,7 @@
 
 use crate::tool::DynTool;
 
+pub mod fetch;
 pub mod read;
 pub mod session;
 pub mod todo;
@@ -15,6 +16,7 @@ pub static TOOLS: &[&dyn DynTool] = &[
     &session::Session,
     &todo::Todo,
     &undo::Undo,
+    &fetch::Fetch,
 ];
 
 pub fn find(name: &str) -> Option<&'static dyn DynTool> {
