@@ -13,7 +13,7 @@ use htmd::options::{
 };
 use htmd::{Element, HtmlToMarkdown};
 use markup5ever_rcdom::{Node as RcNode, NodeData};
-use scraper::{ElementRef, Html, Node, Selector};
+use scraper::{ElementRef, Html, Selector};
 use std::collections::HashSet;
 use std::rc::Rc;
 use url::Url;
@@ -73,7 +73,7 @@ pub fn html(source: &str, page_url: &Url, mode: Mode, selector: Option<&Selector
         .iter()
         .filter_map(|id| doc.tree.get(*id).and_then(ElementRef::wrap))
         .map(|el| match mode {
-            Mode::Text => plain_text(el),
+            Mode::Text => super::text::plain_text(el),
             _ => converter.convert(&el.html()).unwrap_or_default(),
         })
         .map(|s| tidy(&s))
@@ -250,6 +250,9 @@ fn markdown_converter(base: &Url) -> HtmlToMarkdown {
             let Some(href) = attr(el.attrs, "href") else {
                 return Some(h.walk_children(el.node));
             };
+            if is_permalink(el.node) {
+                return Some("".into());
+            }
             match absolute(&for_links, &href) {
                 Some(abs) => {
                     let attrs = with_attr(el.attrs, "href", abs);
@@ -273,6 +276,17 @@ fn markdown_converter(base: &Url) -> HtmlToMarkdown {
                 // An inline data: image would be kilobytes of base64 for the model to read.
                 None => Some(collapse(&attr(el.attrs, "alt").unwrap_or_default()).into()),
             }
+        })
+        // GFM task lists, as forges render them.
+        .add_handler(vec!["input"], |_: &dyn Handlers, el: Element| {
+            let checkbox =
+                attr(el.attrs, "type").is_some_and(|t| t.eq_ignore_ascii_case("checkbox"));
+            let mark = if attr(el.attrs, "checked").is_some() {
+                "[x] "
+            } else {
+                "[ ] "
+            };
+            Some(if checkbox { mark } else { "" }.into())
         })
         .build()
 }
@@ -330,6 +344,19 @@ fn pre_handler(_: &dyn Handlers, el: Element) -> Option<HandlerResult> {
     }
     let fence = "`".repeat(longest.max(2) + 1);
     Some(format!("\n\n{fence}{lang}\n{code}\n{fence}\n\n").into())
+}
+
+/// A heading's permalink (`¶`, `#`, an icon that was dropped): a link with nothing to read.
+fn is_permalink(a: &Rc<RcNode>) -> bool {
+    fn has_img(n: &Rc<RcNode>) -> bool {
+        n.children.borrow().iter().any(|c| match &c.data {
+            NodeData::Element { name, .. } => &*name.local == "img" || has_img(c),
+            _ => false,
+        })
+    }
+    let mut text = String::new();
+    raw_text(a, &mut text);
+    matches!(text.trim(), "" | "¶" | "#" | "§" | "🔗" | "⚓") && !has_img(a)
 }
 
 fn raw_text(node: &Rc<RcNode>, out: &mut String) {
@@ -480,10 +507,10 @@ fn language_in(attrs: &[html5ever::Attribute], own: bool) -> Option<String> {
                     .as_str(),
             );
         }
-        if let Some(l) = token.strip_prefix("highlight-") {
-            if let Some(l) = clean(l) {
-                return Some(l);
-            }
+        if let Some(l) = token.strip_prefix("highlight-")
+            && let Some(l) = clean(l)
+        {
+            return Some(l);
         }
     }
     if own {
@@ -493,121 +520,6 @@ fn language_in(attrs: &[html5ever::Attribute], own: bool) -> Option<String> {
             .find(|t| KNOWN.contains(&t.as_str()));
     }
     None
-}
-
-/// `mode: "text"`: the words, with paragraphs, list items and table rows on their own lines.
-fn plain_text(root: ElementRef) -> String {
-    let mut out = TextOut::default();
-    walk_text(*root, &mut out, 0);
-    out.s
-}
-
-#[derive(Default)]
-struct TextOut {
-    s: String,
-    breaks: usize,
-    space: bool,
-}
-
-impl TextOut {
-    fn brk(&mut self, n: usize) {
-        if n > 0 {
-            self.breaks = self.breaks.max(n);
-            self.space = false;
-        }
-    }
-    fn raw(&mut self, t: &str) {
-        if t.is_empty() {
-            return;
-        }
-        if !self.s.is_empty() {
-            for _ in 0..self.breaks {
-                self.s.push('\n');
-            }
-            if self.breaks == 0 && self.space && !self.s.ends_with([' ', '\n', '\t']) {
-                self.s.push(' ');
-            }
-        }
-        self.breaks = 0;
-        self.space = false;
-        self.s.push_str(t);
-    }
-    fn words(&mut self, t: &str) {
-        if t.starts_with(char::is_whitespace) {
-            self.space = true;
-        }
-        for w in t.split_whitespace() {
-            self.raw(w);
-            self.space = true;
-        }
-        self.space = t.ends_with(char::is_whitespace) || (self.space && t.trim().is_empty());
-    }
-}
-
-type TreeNode<'a> = ego_tree::NodeRef<'a, Node>;
-
-fn walk_text(node: TreeNode, out: &mut TextOut, depth: usize) {
-    for child in node.children() {
-        match child.value() {
-            Node::Text(t) => out.words(t),
-            Node::Element(e) => {
-                let name = e.name();
-                match name {
-                    "br" => out.brk(1),
-                    "hr" => out.brk(2),
-                    "img" => {}
-                    "pre" => {
-                        out.brk(2);
-                        let text: String = ElementRef::wrap(child)
-                            .map(|e| e.text().collect())
-                            .unwrap_or_default();
-                        out.raw(text.trim_matches('\n'));
-                        out.brk(2);
-                    }
-                    "ul" | "ol" => {
-                        out.brk(if depth == 0 { 2 } else { 1 });
-                        let mut n: i64 = e.attr("start").and_then(|s| s.parse().ok()).unwrap_or(1);
-                        for li in child.children() {
-                            if li.value().as_element().is_some_and(|e| e.name() == "li") {
-                                out.brk(1);
-                                let marker = if name == "ol" {
-                                    format!("{n}. ")
-                                } else {
-                                    "- ".into()
-                                };
-                                out.raw(&format!("{}{marker}", "  ".repeat(depth)));
-                                walk_text(li, out, depth + 1);
-                                n += 1;
-                            } else {
-                                walk_text(li, out, depth);
-                            }
-                        }
-                        out.brk(if depth == 0 { 2 } else { 1 });
-                    }
-                    "td" | "th" => {
-                        if child.prev_siblings().any(|s| s.value().is_element()) {
-                            out.raw("\t");
-                        }
-                        walk_text(child, out, depth);
-                    }
-                    _ => {
-                        let gap = match name {
-                            "p" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "blockquote"
-                            | "table" | "dl" | "figure" | "section" | "article" | "main"
-                            | "header" | "details" | "address" => 2,
-                            "div" | "li" | "tr" | "dt" | "dd" | "caption" | "figcaption"
-                            | "summary" | "thead" | "tbody" | "body" => 1,
-                            _ => 0,
-                        };
-                        out.brk(gap);
-                        walk_text(child, out, depth);
-                        out.brk(gap);
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
 }
 
 #[cfg(test)]

@@ -56,10 +56,10 @@ impl Resolver for Guard {
         timeout: NextTimeout,
     ) -> Result<ResolvedSocketAddrs, ureq::Error> {
         let addrs = self.inner.resolve(uri, config, timeout)?;
-        if !self.allow_private {
-            if let Some(v) = addrs.iter().find_map(|a| policy::classify(a.ip())) {
-                return Err(ureq::Error::Other(Box::new(Blocked(v))));
-            }
+        if !self.allow_private
+            && let Some(v) = addrs.iter().find_map(|a| policy::classify(a.ip()))
+        {
+            return Err(ureq::Error::Other(Box::new(Blocked(v))));
         }
         Ok(addrs)
     }
@@ -213,13 +213,18 @@ impl Opened {
 }
 
 pub fn blocked(url: &Url, why: &Refusal) -> ToolError {
+    blocked_as(url.as_str(), url, why)
+}
+
+/// As `blocked`, naming the URL as the caller wrote it (`shown`).
+pub fn blocked_as(shown: &str, url: &Url, why: &Refusal) -> ToolError {
     let hint = match why {
         Refusal::Scheme(_) => "fetch reads http and https URLs only; use read for local files.",
         _ => {
             "fetch reaches public hosts only. A user can allow loopback and private addresses with --allow-private (LOOPR_FETCH_ALLOW_PRIVATE=1)."
         }
     };
-    ToolError::new(Code::BlockedUrl, format!("{url} is blocked: {why}"))
+    ToolError::new(Code::BlockedUrl, format!("{shown} is blocked: {why}"))
         .with("url", url.as_str())
         .hint(hint)
 }
@@ -268,7 +273,11 @@ fn map_error(err: ureq::Error, url: &Url, timeout_ms: u64) -> ToolError {
         ureq::Error::Io(e) if e.kind() == ErrorKind::ConnectionRefused => {
             network(url, "the connection was refused".into())
         }
+        ureq::Error::Io(e) if e.kind() == ErrorKind::InvalidData && url.scheme() == "https" => {
+            network(url, format!("the TLS handshake failed: {e}"))
+        }
         ureq::Error::Io(e) => network(url, e.to_string()),
+        ureq::Error::Rustls(e) => network(url, format!("TLS: {e}")),
         ureq::Error::BadUri(e) => ToolError::new(Code::InvalidUrl, format!("{url}: {e}")),
         ureq::Error::Decompress(_, e) => network(url, format!("the gzip body is corrupt: {e}")),
         ureq::Error::LargeResponseHeader(..) => {

@@ -11,6 +11,7 @@ mod convert;
 mod decode;
 mod http;
 mod policy;
+mod text;
 
 use crate::context::Ctx;
 use crate::envelope::Success;
@@ -94,7 +95,15 @@ Only public hosts are reachable: localhost, private networks and cloud metadata 
         let selector = parse_selector(input.selector.as_deref(), mode)?;
         let mut url = parse_url(&input.url)?;
         url.set_fragment(None);
-        policy::check_url(&url, ctx.allow_private).map_err(|r| http::blocked(&url, &r))?;
+        policy::check_url(&url, ctx.allow_private).map_err(|r| {
+            // `http://2130706433/` is checked as `http://127.0.0.1/`: say both.
+            let given = input.url.trim();
+            if given.trim_end_matches('/') == url.as_str().trim_end_matches('/') {
+                http::blocked(&url, &r)
+            } else {
+                http::blocked_as(&format!("{given} (read as {url})"), &url, &r)
+            }
+        })?;
 
         let key = url.to_string();
         let (entry, cached) = match cache::load(ctx, &key, ctx.allow_private) {

@@ -160,7 +160,11 @@ impl fmt::Display for Refusal {
             Refusal::Scheme(s) => write!(f, "the scheme {s}: is not allowed (only http and https)"),
             Refusal::Address(v) => write!(f, "{v}"),
             Refusal::LocalName(h) => {
-                write!(f, "{h} names this host ({})", Range::Loopback.describe())
+                write!(
+                    f,
+                    "{h} always names this host, {}",
+                    Range::Loopback.describe()
+                )
             }
         }
     }
