@@ -22,6 +22,9 @@ _loopr__tool() {
             loopr__tool,call)
                 cmd="loopr__tool__subcmd__call"
                 ;;
+            loopr__tool,fetch)
+                cmd="loopr__tool__subcmd__fetch"
+                ;;
             loopr__tool,help)
                 cmd="loopr__tool__subcmd__help"
                 ;;
@@ -51,6 +54,9 @@ _loopr__tool() {
                 ;;
             loopr__tool__subcmd__help,call)
                 cmd="loopr__tool__subcmd__help__subcmd__call"
+                ;;
+            loopr__tool__subcmd__help,fetch)
+                cmd="loopr__tool__subcmd__help__subcmd__fetch"
                 ;;
             loopr__tool__subcmd__help,help)
                 cmd="loopr__tool__subcmd__help__subcmd__help"
@@ -83,7 +89,7 @@ _loopr__tool() {
 
     case "${cmd}" in
         loopr__tool)
-            opts="-h -V --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help --version read write session todo undo schema call batch mcp help"
+            opts="-h -V --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help --version read write session todo undo fetch schema call batch mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -172,8 +178,62 @@ _loopr__tool() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        loopr__subcmd__tool__subcmd__fetch)
+            opts="-h --url --mode --selector --max-length --start-index --timeout-ms --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mode)
+                    COMPREPLY=($(compgen -W "markdown text html raw" -- "${cur}"))
+                    return 0
+                    ;;
+                --selector)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-length)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --start-index)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout-ms)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "json text" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         loopr__subcmd__tool__subcmd__help)
-            opts="read write session todo undo schema call batch mcp help"
+            opts="read write session todo undo fetch schema call batch mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -201,6 +261,20 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__help__subcmd__call)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        loopr__subcmd__tool__subcmd__help__subcmd__fetch)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

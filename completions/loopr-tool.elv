@@ -36,6 +36,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand session 'Show or reset this session''s state (reads, todos, undo)'
             cand todo 'Keep this session''s todo list (TodoWrite-style or step by step)'
             cand undo 'Undo this session''s most recent write or edit'
+            cand fetch 'Fetch a web page as clean Markdown (http/https, public hosts only)'
             cand schema 'Print the tool definitions to hand a model (anthropic, openai or mcp format)'
             cand call 'Run one tool call given as {"name", "input", "id"?} on stdin'
             cand batch 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
@@ -125,6 +126,25 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'loopr-tool;fetch'= {
+            cand --url 'The page to fetch: an absolute http:// or https:// URL. [required]'
+            cand --mode '`markdown` (default: the page''s content as Markdown, chrome dropped), `text` (plain text), `html` (the HTML, after `selector`) or `raw` (the body as received). [default: markdown]'
+            cand --selector 'A CSS selector (e.g. `main`, `#content`, `article .docs`): keep only the matching elements before converting. Not with mode `raw`.'
+            cand --max-length 'At most this many characters of output (at most 1000000). [default: 50000]'
+            cand --start-index 'Start at this character of the content: the continuation line of a cut page names it. [default: 0]'
+            cand --timeout-ms 'Time limit for the whole download, redirects included, in milliseconds (at most 120000). [default: 30000]'
+            cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
+            cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
+            cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
+            cand --format 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]'
+            cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+            cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+            cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+            cand --allow-dangerous 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+            cand --pretty 'Indent the JSON'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'loopr-tool;schema'= {
             cand --for 'The shape of the definitions'
             cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
@@ -184,6 +204,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand session 'Show or reset this session''s state (reads, todos, undo)'
             cand todo 'Keep this session''s todo list (TodoWrite-style or step by step)'
             cand undo 'Undo this session''s most recent write or edit'
+            cand fetch 'Fetch a web page as clean Markdown (http/https, public hosts only)'
             cand schema 'Print the tool definitions to hand a model (anthropic, openai or mcp format)'
             cand call 'Run one tool call given as {"name", "input", "id"?} on stdin'
             cand batch 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
@@ -199,6 +220,8 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
         &'loopr-tool;help;todo'= {
         }
         &'loopr-tool;help;undo'= {
+        }
+        &'loopr-tool;help;fetch'= {
         }
         &'loopr-tool;help;schema'= {
         }
