@@ -121,6 +121,15 @@ fn bodies_over_ten_mib_are_too_large_even_when_gzip_hides_it() {
         match r.path.as_str() {
             "/bomb" => gz(&bomb),
             "/gz" => gz(&fine),
+            "/br" => Reply::Send {
+                status: 200,
+                headers: vec![
+                    ("Content-Type".into(), "text/html".into()),
+                    ("Content-Encoding".into(), "br".into()),
+                ],
+                body: b"\x8b\x03\x80<p>x</p>\x03".to_vec(),
+                framed: true,
+            },
             "/big" => reply(200, "text/plain", big.clone()),
             "/big-unframed" => unframed(vec![("Content-Type", "text/plain")], big.clone()),
             _ => reply(200, "text/plain", exact.clone()),
@@ -133,6 +142,10 @@ fn bodies_over_ten_mib_are_too_large_even_when_gzip_hides_it() {
     }
     let out = fetch(&env, json!({"url": s.url("/gz")}));
     assert_eq!(out.output(), "compressed page\n");
+    // A coding fetch cannot decode is refused, not passed on as bytes.
+    let out = fetch(&env, json!({"url": s.url("/br")}));
+    out.assert_err("network_error");
+    assert!(out.output().contains("br-encoded"), "{}", out.output());
     let out = fetch(&env, json!({"url": s.url("/exact"), "max_length": 100}));
     out.assert_ok();
     assert_eq!(out.data()["bytes"], limit);

@@ -130,9 +130,11 @@ fn namespace_server() {
     std::fs::write(dir.join("server.log"), log).unwrap();
 }
 
+/// `unshare` (util-linux) and `ip` (iproute2), and a kernel that lets this user make the
+/// namespaces.
 fn namespaces_available() -> bool {
     Command::new("unshare")
-        .args(["-rnm", "true"])
+        .args(["-rnm", "ip", "link", "set", "lo", "up"])
         .output()
         .is_ok_and(|o| o.status.success())
 }

@@ -19,9 +19,12 @@ use std::rc::Rc;
 use url::Url;
 
 /// Dropped before conversion: scripts and styles, and the chrome around the content
-/// (navigation, footers, sidebars, forms), also when marked only by an ARIA role.
+/// (navigation, footers, sidebars, forms, consent dialogs), also when marked only by an ARIA
+/// role. Hidden elements go too, except tab panels: docs hide the other languages' examples
+/// that way, and they are content.
 const NOISE: &str = "script, style, noscript, template, nav, footer, aside, form, button, \
-    svg, iframe, object, embed, canvas, dialog, [hidden], [aria-hidden=true], \
+    svg, iframe, object, embed, canvas, dialog, [role=dialog], [role=alertdialog], \
+    [hidden]:not([role=tabpanel]), [aria-hidden=true]:not([role=tabpanel]), \
     [role=navigation], [role=contentinfo], [role=complementary]";
 
 pub struct Rendered {

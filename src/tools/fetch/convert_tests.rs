@@ -135,6 +135,11 @@ fn noise_is_dropped_and_the_main_content_kept() {
     ] {
         assert!(!r.content.contains(junk), "{junk} leaked: {}", r.content);
     }
+    // Consent dialogs go; hidden tab panels (other languages' examples) stay.
+    let page = "<body><div role=\"dialog\">We use cookies</div><p>Intro.</p>\
+        <div role=\"tabpanel\"><pre><code class=\"language-js\">a()</code></pre></div>\
+        <div role=\"tabpanel\" hidden><pre><code class=\"language-py\">a()</code></pre></div></body>";
+    assert_eq!(md(page), "Intro.\n\n```js\na()\n```\n\n```py\na()\n```\n");
     // A single article holding most of the text wins over the rest of <main>.
     let page = "<body><main><div>Filter: all</div><article><h1>Post</h1><p>Body text that is clearly the bulk of this page.</p></article></main></body>";
     assert_eq!(

@@ -166,7 +166,23 @@ pub fn open(start: &Url, allow_private: bool, timeout_ms: u64) -> Result<Opened,
 impl Opened {
     /// The body, gzip decoded, refused past `limit` decoded bytes (`too_large`).
     pub fn read_body(&mut self, limit: u64) -> Result<Vec<u8>, ToolError> {
-        let encoded = self.response.headers().contains_key("content-encoding");
+        let encoding = self
+            .response
+            .headers()
+            .get("content-encoding")
+            .and_then(|v| v.to_str().ok())
+            .map(|v| v.trim().to_ascii_lowercase());
+        // ureq decodes gzip only; any other coding would reach the model as compressed bytes.
+        if let Some(e) = encoding
+            .as_deref()
+            .filter(|e| !matches!(*e, "" | "gzip" | "x-gzip" | "identity"))
+        {
+            return Err(network(
+                &self.url,
+                format!("the body is {e}-encoded, which fetch cannot decode (it asks for gzip)"),
+            ));
+        }
+        let encoded = encoding.is_some();
         if !encoded
             && self
                 .response
