@@ -34,6 +34,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand read 'Read a text file with line numbers'
             cand write 'Create or overwrite a file'
             cand edit 'Replace text in a file'
+            cand fetch 'Fetch a web page as clean Markdown (http/https, public hosts only)'
             cand session 'Show or reset this session''s state (reads, todos, undo)'
             cand todo 'Keep this session''s todo list (TodoWrite-style or step by step)'
             cand undo 'Undo this session''s most recent write or edit'
@@ -90,6 +91,25 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand --no-replace-all 'Sets replace_all to false'
             cand --dry-run 'Show the diff the edit would make, without writing anything (default false).'
             cand --no-dry-run 'Sets dry_run to false'
+            cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+            cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+            cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+            cand --allow-dangerous 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+            cand --pretty 'Indent the JSON'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'loopr-tool;fetch'= {
+            cand --url 'The page to fetch: an absolute http:// or https:// URL. [required]'
+            cand --mode '`markdown` (default: the page''s content as Markdown, chrome dropped), `text` (plain text), `html` (the HTML, after `selector`) or `raw` (the body as received). [default: markdown]'
+            cand --selector 'A CSS selector (e.g. `main`, `#content`, `article .docs`): keep only the matching elements before converting. Not with mode `raw`.'
+            cand --max-length 'At most this many characters of output (at most 1000000). [default: 50000]'
+            cand --start-index 'Start at this character of the content: the continuation line of a cut page names it. [default: 0]'
+            cand --timeout-ms 'Time limit for the whole download, redirects included, in milliseconds (at most 120000). [default: 30000]'
+            cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
+            cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
+            cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
+            cand --format 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]'
             cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
             cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
             cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -205,6 +225,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand read 'Read a text file with line numbers'
             cand write 'Create or overwrite a file'
             cand edit 'Replace text in a file'
+            cand fetch 'Fetch a web page as clean Markdown (http/https, public hosts only)'
             cand session 'Show or reset this session''s state (reads, todos, undo)'
             cand todo 'Keep this session''s todo list (TodoWrite-style or step by step)'
             cand undo 'Undo this session''s most recent write or edit'
@@ -219,6 +240,8 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
         &'loopr-tool;help;write'= {
         }
         &'loopr-tool;help;edit'= {
+        }
+        &'loopr-tool;help;fetch'= {
         }
         &'loopr-tool;help;session'= {
         }

@@ -39,6 +39,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -s V -l version -d '
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "read" -d 'Read a text file with line numbers'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "write" -d 'Create or overwrite a file'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "edit" -d 'Replace text in a file'
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "fetch" -d 'Fetch a web page as clean Markdown (http/https, public hosts only)'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "session" -d 'Show or reset this session\'s state (reads, todos, undo)'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "todo" -d 'Keep this session\'s todo list (TodoWrite-style or step by step)'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "undo" -d 'Undo this session\'s most recent write or edit'
@@ -96,6 +97,26 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l allow-pri
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l pretty -d 'Indent the JSON'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l url -d 'The page to fetch: an absolute http:// or https:// URL. [required]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l mode -d '`markdown` (default: the page\'s content as Markdown, chrome dropped), `text` (plain text), `html` (the HTML, after `selector`) or `raw` (the body as received). [default: markdown]' -r -f -a "markdown\t''
+text\t''
+html\t''
+raw\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l selector -d 'A CSS selector (e.g. `main`, `#content`, `article .docs`): keep only the matching elements before converting. Not with mode `raw`.' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l max-length -d 'At most this many characters of output (at most 1000000). [default: 50000]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l start-index -d 'Start at this character of the content: the continuation line of a cut page names it. [default: 0]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l timeout-ms -d 'Time limit for the whole download, redirects included, in milliseconds (at most 120000). [default: 30000]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
+text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l action -d '`show` (default), `clear_reads` or `reset`. [default: show]' -r -f -a "show\t''
 clear_reads\t''
 reset\t''"
@@ -198,14 +219,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l allow-priv
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l pretty -d 'Indent the JSON'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -s h -l help -d 'Print help'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit session todo undo schema call batch mcp help" -f -a "read" -d 'Read a text file with line numbers'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit session todo undo schema call batch mcp help" -f -a "write" -d 'Create or overwrite a file'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit session todo undo schema call batch mcp help" -f -a "edit" -d 'Replace text in a file'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit session todo undo schema call batch mcp help" -f -a "session" -d 'Show or reset this session\'s state (reads, todos, undo)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit session todo undo schema call batch mcp help" -f -a "todo" -d 'Keep this session\'s todo list (TodoWrite-style or step by step)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit session todo undo schema call batch mcp help" -f -a "undo" -d 'Undo this session\'s most recent write or edit'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit session todo undo schema call batch mcp help" -f -a "schema" -d 'Print the tool definitions to hand a model (anthropic, openai or mcp format)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit session todo undo schema call batch mcp help" -f -a "call" -d 'Run one tool call given as {"name", "input", "id"?} on stdin'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit session todo undo schema call batch mcp help" -f -a "batch" -d 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit session todo undo schema call batch mcp help" -f -a "mcp" -d 'Serve every tool over the Model Context Protocol on stdio'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit session todo undo schema call batch mcp help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit fetch session todo undo schema call batch mcp help" -f -a "read" -d 'Read a text file with line numbers'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit fetch session todo undo schema call batch mcp help" -f -a "write" -d 'Create or overwrite a file'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit fetch session todo undo schema call batch mcp help" -f -a "edit" -d 'Replace text in a file'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit fetch session todo undo schema call batch mcp help" -f -a "fetch" -d 'Fetch a web page as clean Markdown (http/https, public hosts only)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit fetch session todo undo schema call batch mcp help" -f -a "session" -d 'Show or reset this session\'s state (reads, todos, undo)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit fetch session todo undo schema call batch mcp help" -f -a "todo" -d 'Keep this session\'s todo list (TodoWrite-style or step by step)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit fetch session todo undo schema call batch mcp help" -f -a "undo" -d 'Undo this session\'s most recent write or edit'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit fetch session todo undo schema call batch mcp help" -f -a "schema" -d 'Print the tool definitions to hand a model (anthropic, openai or mcp format)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit fetch session todo undo schema call batch mcp help" -f -a "call" -d 'Run one tool call given as {"name", "input", "id"?} on stdin'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit fetch session todo undo schema call batch mcp help" -f -a "batch" -d 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit fetch session todo undo schema call batch mcp help" -f -a "mcp" -d 'Serve every tool over the Model Context Protocol on stdio'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit fetch session todo undo schema call batch mcp help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

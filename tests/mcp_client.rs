@@ -93,6 +93,11 @@ fn the_official_python_sdk_lists_and_calls_every_tool() {
         assert_eq!(c["isError"], false, "{name}: {}", c["text"]);
     }
     assert_eq!(calls["read"]["text"], "     1\talpha\n     2\tbeta\n");
+    assert_eq!(
+        calls["fetch"]["text"],
+        "# Sample page\n\nServed by the test.\n"
+    );
+    assert_eq!(calls["fetch"]["structured"]["title"], "Sample");
     assert_eq!(calls["write"]["structured"]["created"], true);
     // undo runs last: it takes back the edit when there is one, else the write that created the file
     if calls.contains_key("edit") {

@@ -4,6 +4,7 @@
 use crate::tool::DynTool;
 
 pub mod edit;
+pub mod fetch;
 pub mod read;
 pub mod run;
 pub mod session;
@@ -15,6 +16,7 @@ pub static TOOLS: &[&dyn DynTool] = &[
     &read::Read,
     &write::Write,
     &edit::Edit,
+    &fetch::Fetch,
     &session::Session,
     &todo::Todo,
     &undo::Undo,

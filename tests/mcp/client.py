@@ -5,9 +5,11 @@ Every tool the server lists is called once with the sample input below; a listed
 a sample is reported, so a new tool cannot slip past this test.
 """
 
+import http.server
 import json
 import os
 import sys
+import threading
 
 import anyio
 from mcp import ClientSession, StdioServerParameters
@@ -27,6 +29,27 @@ SAMPLES = {
 }
 
 
+class Page(http.server.BaseHTTPRequestHandler):
+    """The page the fetch sample reads: served here, on loopback, so the test needs no network."""
+
+    def do_GET(self):
+        body = b"<html><head><title>Sample</title></head><body><main><h1>Sample page</h1><p>Served by the test.</p></main></body></html>"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def local_page():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}/"
+
+
 def dump(model):
     return model.model_dump(mode="json", by_alias=True, exclude_none=True)
 
@@ -35,8 +58,10 @@ async def main(binary, root, state):
     params = StdioServerParameters(
         command=binary,
         args=["--root", root, "--session", "mcp-client", "mcp"],
-        env={"LOOPR_STATE_DIR": state, "PATH": os.environ.get("PATH", "")},
+        # fetch refuses loopback unless allowed; the sample page is on loopback.
+        env={"LOOPR_STATE_DIR": state, "PATH": os.environ.get("PATH", ""), "LOOPR_FETCH_ALLOW_PRIVATE": "1"},
     )
+    SAMPLES["fetch"] = {"url": local_page()}
     report = {"calls": {}}
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
