@@ -30,7 +30,6 @@ pub struct Ctx {
     pub state_dir: PathBuf,
     pub sandbox: bool,
     pub read_check: bool,
-    #[allow(dead_code)] // read by fetch (issue 7)
     pub allow_private: bool,
     #[allow(dead_code)] // read by run (issue 10)
     pub allow_dangerous: bool,
