@@ -3,12 +3,20 @@
 
 use crate::tool::DynTool;
 
+pub mod glob;
 pub mod read;
 pub mod session;
 pub mod todo;
+pub mod walk;
 pub mod write;
 
-pub static TOOLS: &[&dyn DynTool] = &[&read::Read, &write::Write, &session::Session, &todo::Todo];
+pub static TOOLS: &[&dyn DynTool] = &[
+    &read::Read,
+    &write::Write,
+    &session::Session,
+    &todo::Todo,
+    &glob::Glob,
+];
 
 pub fn find(name: &str) -> Option<&'static dyn DynTool> {
     TOOLS.iter().copied().find(|t| t.name() == name)
