@@ -80,10 +80,7 @@ Returns files only, newest first (sort=\"path\" for path order), at most `limit`
         let found: Mutex<Vec<(PathBuf, Option<SystemTime>)>> = Mutex::new(Vec::new());
         let want_mtime = sort == Sort::Mtime;
         walk::run_parallel(&builder, &base, &problems, || {
-            let mut local = Local {
-                items: Vec::new(),
-                into: &found,
-            };
+            let mut local = walk::Local::new(&found);
             let base = &base;
             let matcher = &pattern.matcher;
             move |e: ignore::DirEntry| {
@@ -122,19 +119,6 @@ Returns files only, newest first (sort=\"path\" for path order), at most `limit`
             ));
         }
         Ok(render(files, count))
-    }
-}
-
-/// Per-thread results, handed over once when the thread's visitor is dropped.
-struct Local<'a, T> {
-    items: Vec<T>,
-    into: &'a Mutex<Vec<T>>,
-}
-
-impl<T> Drop for Local<'_, T> {
-    fn drop(&mut self) {
-        let mut all = self.into.lock().unwrap_or_else(|p| p.into_inner());
-        all.append(&mut self.items);
     }
 }
 
@@ -217,7 +201,7 @@ pub fn normalize(given: &str) -> Result<String> {
     if p.is_empty() || p == "." {
         p = "**".into();
     }
-    if !p.contains('/') {
+    if !p.contains('/') && p != "**" {
         p = format!("**/{p}");
     }
     Ok(p)
@@ -264,7 +248,7 @@ mod tests {
         assert_eq!(normalize("*.rs").unwrap(), "**/*.rs");
         assert_eq!(normalize("./src/*.rs").unwrap(), "src/*.rs");
         assert_eq!(normalize("src/").unwrap(), "src/**");
-        assert_eq!(normalize("**").unwrap(), "**/**");
+        assert_eq!(normalize("**").unwrap(), "**");
         assert_eq!(normalize(".").unwrap(), "**");
         assert_eq!(normalize("/etc/*").unwrap_err().code, Code::InvalidGlob);
         assert_eq!(normalize("a/../b").unwrap_err().code, Code::InvalidGlob);

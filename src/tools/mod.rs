@@ -4,9 +4,11 @@
 use crate::tool::DynTool;
 
 pub mod glob;
+pub mod grep;
 pub mod read;
 pub mod session;
 pub mod todo;
+pub mod tree;
 pub mod walk;
 pub mod write;
 
@@ -16,6 +18,8 @@ pub static TOOLS: &[&dyn DynTool] = &[
     &session::Session,
     &todo::Todo,
     &glob::Glob,
+    &grep::Grep,
+    &tree::Tree,
 ];
 
 pub fn find(name: &str) -> Option<&'static dyn DynTool> {

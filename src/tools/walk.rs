@@ -223,6 +223,28 @@ where
     });
 }
 
+/// Per-thread results, handed over in one lock when the thread's visitor is dropped.
+pub struct Local<'a, T> {
+    pub items: Vec<T>,
+    into: &'a Mutex<Vec<T>>,
+}
+
+impl<'a, T> Local<'a, T> {
+    pub fn new(into: &'a Mutex<Vec<T>>) -> Self {
+        Local {
+            items: Vec::new(),
+            into,
+        }
+    }
+}
+
+impl<T> Drop for Local<'_, T> {
+    fn drop(&mut self) {
+        let mut all = self.into.lock().unwrap_or_else(|p| p.into_inner());
+        all.append(&mut self.items);
+    }
+}
+
 /// Whether the entry is a regular file (symlinks are not: the walkers never follow them).
 pub fn is_file(e: &ignore::DirEntry) -> bool {
     e.file_type().is_some_and(|t| t.is_file())
