@@ -136,37 +136,34 @@ pub fn builder(base: &Path, o: &Options) -> WalkBuilder {
     b
 }
 
-/// Problems met on the way (unreadable directories, bad ignore files): the walk goes on, as
-/// ripgrep's does, and the first few become warnings.
+/// Problems met on the way (unreadable directories, bad ignore files, binary files cut short):
+/// the walk goes on, as ripgrep's does, and the first few, in path order, become warnings.
 #[derive(Default)]
 pub struct Problems {
-    inner: Mutex<(Vec<String>, usize)>,
+    inner: Mutex<Vec<String>>,
 }
 
 const MAX_WARNINGS: usize = 5;
 
 impl Problems {
     pub fn add(&self, base: &Base, err: &ignore::Error) {
-        let text = describe(base, err);
-        let mut g = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        g.1 += 1;
-        if g.0.len() < MAX_WARNINGS {
-            g.0.push(text);
-        }
+        self.add_text(describe(base, err));
     }
 
     pub fn add_text(&self, text: String) {
-        let mut g = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        g.1 += 1;
-        if g.0.len() < MAX_WARNINGS {
-            g.0.push(text);
-        }
+        self.inner
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(text);
     }
 
-    /// Hands the problems to the context as warnings.
+    /// Hands the problems to the context as warnings. They arrive in the walk's (racy) order;
+    /// sorting makes the same tree give the same warnings.
     pub fn report(self, ctx: &Ctx) {
-        let (list, n) = self.inner.into_inner().unwrap_or_else(|p| p.into_inner());
-        for w in list {
+        let mut list = self.inner.into_inner().unwrap_or_else(|p| p.into_inner());
+        list.sort_unstable();
+        let n = list.len();
+        for w in list.into_iter().take(MAX_WARNINGS) {
             ctx.warn(w);
         }
         if n > MAX_WARNINGS {

@@ -262,7 +262,18 @@ fn search_one(
 ) -> Option<FileResult> {
     let mut sink = FileSink::new(mode, window, rel);
     match searcher.search_path(matcher, path, &mut sink) {
-        Ok(()) => Some(sink.result),
+        Ok(()) => {
+            let r = &sink.result;
+            if let Some(at) = r.binary_at.filter(|_| mode == Mode::Content) {
+                let shown = base.show(&r.rel).0;
+                if r.binary_matched {
+                    problems.add_text(format!("{shown}: binary file matches (NUL byte at offset {at}); matching lines from there on are not shown"));
+                } else if r.lines > 0 {
+                    problems.add_text(format!("{shown}: stopped searching binary file after match (NUL byte at offset {at})"));
+                }
+            }
+            Some(sink.result)
+        }
         Err(e) => {
             let shown = base.show(&sink.result.rel).0;
             problems.add_text(format!("{shown}: {e}"));

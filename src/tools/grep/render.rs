@@ -32,7 +32,6 @@ pub fn render(ctx: &Ctx, base: &Base, files: Vec<FileResult>, p: &Page) -> Succe
         Mode::Count => "count",
     };
     let mut lossy = 0;
-    let mut binary = Vec::new();
     let shown: Vec<String> = files
         .iter()
         .map(|f| {
@@ -47,9 +46,6 @@ pub fn render(ctx: &Ctx, base: &Base, files: Vec<FileResult>, p: &Page) -> Succe
     let end = p.offset.saturating_add(p.head_limit);
     'files: for (f, path) in files.iter().zip(&shown) {
         if p.mode == Mode::Content {
-            if let Some(at) = f.binary_at.filter(|_| f.binary_matched || f.lines > 0) {
-                binary.push((path.clone(), at, f.binary_matched));
-            }
             for item in &f.items {
                 if rank >= end {
                     break 'files;
@@ -191,15 +187,6 @@ pub fn render(ctx: &Ctx, base: &Base, files: Vec<FileResult>, p: &Page) -> Succe
     }
     data.insert("total".into(), total.into());
     data.insert("truncated".into(), truncated.into());
-    for (path, at, past) in binary {
-        ctx.warn(if past {
-            format!(
-                "{path}: binary file matches (NUL byte at offset {at}); lines past it are not shown"
-            )
-        } else {
-            format!("{path}: stopped searching binary file after match (NUL byte at offset {at})")
-        });
-    }
     if lossy > 0 {
         ctx.warn(format!(
             "{lossy} path(s) are not valid UTF-8; they are shown with U+FFFD and cannot be passed back as given"
