@@ -167,6 +167,13 @@ Honours .gitignore/.ignore/.rgignore, skips hidden and binary files (a file name
             .build();
         let collector = Collector::new(mode, window);
         let problems = Problems::default();
+        let job = Job {
+            matcher: &matcher,
+            mode,
+            window,
+            problems: &problems,
+            base: &base,
+        };
         if base.meta.is_dir() {
             let opts = Options {
                 hidden: input.hidden.unwrap_or(false),
@@ -180,22 +187,13 @@ Honours .gitignore/.ignore/.rgignore, skips hidden and binary files (a file name
                 let mut searcher = searcher.clone();
                 // As ripgrep: a NUL byte means binary, and a walked binary file is left alone.
                 searcher.set_binary_detection(BinaryDetection::quit(b'\0'));
-                let (matcher, collector, problems, base) = (&matcher, &collector, &problems, &base);
+                let (job, collector) = (&job, &collector);
                 move |e: ignore::DirEntry| {
                     if !walk::is_file(&e) {
                         return;
                     }
-                    let rel = base.rel(e.path()).to_path_buf();
-                    let Some(r) = search_one(
-                        &mut searcher,
-                        matcher,
-                        e.path(),
-                        rel,
-                        mode,
-                        window,
-                        problems,
-                        base,
-                    ) else {
+                    let rel = job.base.rel(e.path()).to_path_buf();
+                    let Some(r) = job.search(&mut searcher, e.path(), rel) else {
                         return;
                     };
                     // ripgrep reports nothing of a walked binary file in its files and count
@@ -211,16 +209,7 @@ Honours .gitignore/.ignore/.rgignore, skips hidden and binary files (a file name
             // read as line ends rather than stopping the search.
             let mut searcher = searcher;
             searcher.set_binary_detection(BinaryDetection::convert(b'\0'));
-            if let Some(r) = search_one(
-                &mut searcher,
-                &matcher,
-                &base.real,
-                PathBuf::new(),
-                mode,
-                window,
-                &problems,
-                &base,
-            ) {
+            if let Some(r) = job.search(&mut searcher, &base.real, PathBuf::new()) {
                 collector.add(r);
             }
         } else {
@@ -249,35 +238,37 @@ Honours .gitignore/.ignore/.rgignore, skips hidden and binary files (a file name
     }
 }
 
-/// Searches one file; `None` when it has nothing to report (or could not be read).
-fn search_one(
-    searcher: &mut Searcher,
-    matcher: &RegexMatcher,
-    path: &Path,
-    rel: PathBuf,
+/// What every file's search shares.
+struct Job<'a> {
+    matcher: &'a RegexMatcher,
     mode: Mode,
     window: usize,
-    problems: &Problems,
-    base: &walk::Base,
-) -> Option<FileResult> {
-    let mut sink = FileSink::new(mode, window, rel);
-    match searcher.search_path(matcher, path, &mut sink) {
-        Ok(()) => {
-            let r = &sink.result;
-            if let Some(at) = r.binary_at.filter(|_| mode == Mode::Content) {
-                let shown = base.show(&r.rel).0;
-                if r.binary_matched {
-                    problems.add_text(format!("{shown}: binary file matches (NUL byte at offset {at}); matching lines from there on are not shown"));
-                } else if r.lines > 0 {
-                    problems.add_text(format!("{shown}: stopped searching binary file after match (NUL byte at offset {at})"));
+    problems: &'a Problems,
+    base: &'a walk::Base,
+}
+
+impl Job<'_> {
+    /// Searches one file; `None` when it could not be read (a warning says so).
+    fn search(&self, searcher: &mut Searcher, path: &Path, rel: PathBuf) -> Option<FileResult> {
+        let mut sink = FileSink::new(self.mode, self.window, rel);
+        match searcher.search_path(self.matcher, path, &mut sink) {
+            Ok(()) => {
+                let r = &sink.result;
+                if let Some(at) = r.binary_at.filter(|_| self.mode == Mode::Content) {
+                    let shown = self.base.show(&r.rel).0;
+                    if r.binary_matched {
+                        self.problems.add_text(format!("{shown}: binary file matches (NUL byte at offset {at}); matching lines from there on are not shown"));
+                    } else if r.lines > 0 {
+                        self.problems.add_text(format!("{shown}: stopped searching binary file after match (NUL byte at offset {at})"));
+                    }
                 }
+                Some(sink.result)
             }
-            Some(sink.result)
-        }
-        Err(e) => {
-            let shown = base.show(&sink.result.rel).0;
-            problems.add_text(format!("{shown}: {e}"));
-            None
+            Err(e) => {
+                let shown = self.base.show(&sink.result.rel).0;
+                self.problems.add_text(format!("{shown}: {e}"));
+                None
+            }
         }
     }
 }

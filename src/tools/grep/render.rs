@@ -79,7 +79,18 @@ pub fn render(ctx: &Ctx, base: &Base, files: Vec<FileResult>, p: &Page) -> Succe
     // How many entries are complete once line i is printed.
     let mut done: Vec<usize> = Vec::new();
     let mut last: Option<(&str, u64)> = None;
+    let (mut chars, mut counted) = (0usize, 0usize);
     for (k, e) in entries.iter().enumerate() {
+        // Lines past the cap can never be shown: with every entry asked for (head_limit 0),
+        // formatting them all would cost more than the search.
+        chars += lines[counted..]
+            .iter()
+            .map(|l| l.chars().count() + 1)
+            .sum::<usize>();
+        counted = lines.len();
+        if chars > caps::GREP {
+            break;
+        }
         match p.mode {
             Mode::Files => lines.push(e.path.to_string()),
             Mode::Count => lines.push(format!("{}:{}", e.path, e.file.lines)),
