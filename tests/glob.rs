@@ -330,3 +330,48 @@ fn errors() {
     env.call("glob", json!({"pattern": ""}))
         .assert_err("invalid_input");
 }
+
+#[test]
+fn global_git_excludes_apply() {
+    let env = Env::new();
+    // The harness points HOME at the scratch directory; git's default global excludes file.
+    let global = env.dir.path().join(".config/git/ignore");
+    std::fs::create_dir_all(global.parent().unwrap()).unwrap();
+    std::fs::write(&global, "*.swp\n").unwrap();
+    env.write_file("a.txt", "");
+    env.write_file("a.txt.swp", "");
+    let out = env
+        .cmd()
+        .env_remove("XDG_CONFIG_HOME")
+        .args(["glob", "*"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["data"]["files"], json!(["a.txt"]));
+    let out = env.call(
+        "glob",
+        json!({"pattern": "*", "no_ignore": true, "sort": "path"}),
+    );
+    assert_eq!(files(&out), ["a.txt", "a.txt.swp"]);
+}
+
+#[test]
+fn a_name_that_is_not_utf8_is_shown_with_a_replacement_and_a_warning() {
+    use std::os::unix::ffi::OsStrExt;
+    let env = Env::new();
+    let name = std::ffi::OsStr::from_bytes(b"bad\xff.txt");
+    std::fs::write(env.root.join(name), "").unwrap();
+    let out = env.call("glob", json!({"pattern": "*.txt"}));
+    out.assert_ok();
+    assert_eq!(files(&out), ["bad\u{FFFD}.txt"]);
+    assert!(
+        out.data()["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("not valid UTF-8")
+    );
+    assert!(
+        out.output()
+            .contains("Warning: 1 path(s) are not valid UTF-8")
+    );
+}

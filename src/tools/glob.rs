@@ -97,9 +97,10 @@ Returns files only, newest first (sort=\"path\" for path order), at most `limit`
         });
         let mut found = found.into_inner().unwrap_or_else(|p| p.into_inner());
         match sort {
-            Sort::Path => found.sort_unstable_by(|a, b| a.0.cmp(&b.0)),
+            Sort::Path => found.sort_unstable_by(|a, b| walk::path_cmp(&a.0, &b.0)),
             // Newest first; a file whose time cannot be read sorts last.
-            Sort::Mtime => found.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0))),
+            Sort::Mtime => found
+                .sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| walk::path_cmp(&a.0, &b.0))),
         }
         let count = found.len();
         let mut lossy = 0;

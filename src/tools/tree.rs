@@ -10,7 +10,6 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -91,8 +90,7 @@ The last line counts directories and files. Use glob to find files by name anywh
                 });
             }
         });
-        let mut raw = found.into_inner().unwrap_or_else(|p| p.into_inner());
-        raw.sort_unstable_by(|a, b| a.rel.cmp(&b.rel));
+        let raw = found.into_inner().unwrap_or_else(|p| p.into_inner());
         let drawn = draw(&base.shown, raw, depth, limit);
         problems.report(ctx);
         if drawn.lossy > 0 {
@@ -121,7 +119,10 @@ pub struct Raw {
 }
 
 pub struct Drawn {
+    /// The drawing's first lines: those past the output cap are counted, not formatted.
     lines: Vec<String>,
+    /// Lines in the whole drawing.
+    total_lines: usize,
     tree: Value,
     directories: usize,
     files: usize,
@@ -131,7 +132,7 @@ pub struct Drawn {
 }
 
 struct Walker<'a> {
-    children: HashMap<&'a Path, Vec<&'a Raw>>,
+    children: HashMap<&'a [u8], Vec<&'a Raw>>,
     depth: usize,
     limit: usize,
     shown: usize,
@@ -140,15 +141,30 @@ struct Walker<'a> {
     stopped: bool,
     lossy: usize,
     lines: Vec<String>,
+    total_lines: usize,
+    chars: usize,
+}
+
+fn bytes(p: &Path) -> &[u8] {
+    p.as_os_str().as_encoded_bytes()
+}
+
+/// The last component, as bytes (entries below the base are never empty or `..`).
+fn name_bytes(r: &Raw) -> &[u8] {
+    let b = bytes(&r.rel);
+    b.rsplit(|&c| c == b'/').next().unwrap_or(b)
+}
+
+/// The parent below the base, as bytes (`""` for the base's children).
+fn parent_bytes(r: &Raw) -> &[u8] {
+    let b = bytes(&r.rel);
+    b.iter()
+        .rposition(|&c| c == b'/')
+        .map_or(&b[..0], |i| &b[..i])
 }
 
 fn name_of(r: &Raw, lossy: &mut usize) -> String {
-    let name: OsString = r
-        .rel
-        .file_name()
-        .map(|n| n.to_os_string())
-        .unwrap_or_default();
-    let s = name.to_string_lossy();
+    let s = String::from_utf8_lossy(name_bytes(r));
     if matches!(s, std::borrow::Cow::Owned(_)) {
         *lossy += 1;
     }
@@ -156,16 +172,25 @@ fn name_of(r: &Raw, lossy: &mut usize) -> String {
 }
 
 impl<'a> Walker<'a> {
+    fn line(&mut self, make: impl FnOnce() -> String) {
+        self.total_lines += 1;
+        if self.chars <= caps::TREE {
+            let l = make();
+            self.chars += l.chars().count() + 1;
+            self.lines.push(l);
+        }
+    }
+
     /// Draws `dir`'s children (at `level`, 1-based) and returns their nodes.
-    fn children_of(&mut self, dir: &Path, level: usize, prefix: &str) -> Vec<Value> {
+    fn children_of(&mut self, dir: &[u8], level: usize, prefix: &str) -> Vec<Value> {
         let Some(mut kids) = self.children.get(dir).cloned() else {
             return Vec::new();
         };
         // Directories first, then files and symlinks; each group by name, as raw bytes.
-        kids.sort_by(|a, b| {
+        kids.sort_unstable_by(|a, b| {
             (a.kind != Kind::Dir)
                 .cmp(&(b.kind != Kind::Dir))
-                .then_with(|| a.rel.file_name().cmp(&b.rel.file_name()))
+                .then_with(|| name_bytes(a).cmp(name_bytes(b)))
         });
         let mut nodes = Vec::new();
         let n = kids.len();
@@ -187,23 +212,23 @@ impl<'a> Walker<'a> {
             match k.kind {
                 Kind::Dir => {
                     self.directories += 1;
-                    self.lines.push(format!("{prefix}{branch}{name}/"));
+                    self.line(|| format!("{prefix}{branch}{name}/"));
                     node.insert("type".into(), "dir".into());
                     let sub = format!("{prefix}{more}");
                     if level < self.depth {
-                        let c = self.children_of(&k.rel, level + 1, &sub);
+                        let c = self.children_of(bytes(&k.rel), level + 1, &sub);
                         node.insert("children".into(), c.into());
                     } else {
-                        let hidden = self.children.get(k.rel.as_path()).map_or(0, Vec::len);
+                        let hidden = self.children.get(bytes(&k.rel)).map_or(0, Vec::len);
                         if hidden > 0 {
-                            self.lines.push(format!("{sub}└── … ({hidden} entries)"));
+                            self.line(|| format!("{sub}└── … ({hidden} entries)"));
                             node.insert("entries".into(), hidden.into());
                         }
                     }
                 }
                 Kind::File => {
                     self.files += 1;
-                    self.lines.push(format!("{prefix}{branch}{name}"));
+                    self.line(|| format!("{prefix}{branch}{name}"));
                     node.insert("type".into(), "file".into());
                 }
                 Kind::Symlink => {
@@ -213,8 +238,7 @@ impl<'a> Walker<'a> {
                         .as_ref()
                         .map(|t| t.to_string_lossy().into_owned())
                         .unwrap_or_else(|| "?".into());
-                    self.lines
-                        .push(format!("{prefix}{branch}{name} -> {target}"));
+                    self.line(|| format!("{prefix}{branch}{name} -> {target}"));
                     node.insert("type".into(), "symlink".into());
                     node.insert("target".into(), target.into());
                 }
@@ -225,12 +249,11 @@ impl<'a> Walker<'a> {
     }
 }
 
-/// Lays out the walked entries (sorted by path) as `tree` does.
+/// Lays out the walked entries (in any order) as `tree` does.
 pub fn draw(root_name: &str, raw: Vec<Raw>, depth: usize, limit: usize) -> Drawn {
-    let mut children: HashMap<&Path, Vec<&Raw>> = HashMap::new();
+    let mut children: HashMap<&[u8], Vec<&Raw>> = HashMap::new();
     for r in &raw {
-        let parent = r.rel.parent().unwrap_or(Path::new(""));
-        children.entry(parent).or_default().push(r);
+        children.entry(parent_bytes(r)).or_default().push(r);
     }
     let mut w = Walker {
         children,
@@ -242,11 +265,14 @@ pub fn draw(root_name: &str, raw: Vec<Raw>, depth: usize, limit: usize) -> Drawn
         stopped: false,
         lossy: 0,
         lines: vec![root_name.to_string()],
+        total_lines: 1,
+        chars: root_name.chars().count() + 1,
     };
-    let kids = w.children_of(Path::new(""), 1, "");
+    let kids = w.children_of(b"", 1, "");
     let tree = json!({"name": root_name, "type": "dir", "children": kids});
     Drawn {
         lines: w.lines,
+        total_lines: w.total_lines,
         tree,
         directories: w.directories,
         files: w.files,
@@ -264,7 +290,7 @@ impl Drawn {
             self.files,
             if self.files == 1 { "" } else { "s" },
         );
-        let total = self.lines.len();
+        let total = self.total_lines;
         let stopped = self.stopped;
         let (output, shown) = caps::fit(&self.lines, caps::TREE, |k| {
             let mut t = summary.clone();

@@ -8,6 +8,7 @@
 //! match, while `total` still counts them all.
 
 use crate::text::MAX_LINE_CHARS;
+use crate::tools::walk::PathKey;
 use grep_searcher::{Searcher, Sink, SinkContext, SinkContextKind, SinkMatch};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -195,7 +196,7 @@ pub struct Collector {
 
 #[derive(Default)]
 struct State {
-    files: BTreeMap<PathBuf, FileResult>,
+    files: BTreeMap<PathKey, FileResult>,
     /// Entries in `files`.
     kept: usize,
     /// Entries found, kept or not.
@@ -220,12 +221,14 @@ impl Collector {
         s.total += n;
         if self.window != usize::MAX
             && s.kept >= self.window
-            && s.files.last_key_value().is_some_and(|(k, _)| r.rel > *k)
+            && s.files
+                .last_key_value()
+                .is_some_and(|(k, _)| crate::tools::walk::path_cmp(&r.rel, &k.0).is_gt())
         {
             return; // ranks past a full page
         }
         s.kept += n;
-        s.files.insert(r.rel.clone(), r);
+        s.files.insert(PathKey(r.rel.clone()), r);
         // Drop trailing files whose first entry ranks at or past the page's end.
         while let Some((_, last)) = s.files.last_key_value() {
             let ln = last.entries(self.mode);
