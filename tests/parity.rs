@@ -101,9 +101,11 @@ fn walker_selection_equals_rg_files() {
         }
         let ours = set(&env.call("glob", input).data()["files"]);
         assert!(
-            ours.contains("keep.log") && ours.contains("sub/deep/b.tmp"),
+            ours.contains("keep.log") && ours.contains("sub/rooted.txt"),
             "{ours:?}"
         );
+        // .ignore outranks a deeper .gitignore's negation (ripgrep's precedence).
+        assert_eq!(ours.contains("sub/deep/b.tmp"), field == Some("no_ignore"));
         assert!(!ours.contains("link-file.rs"), "symlinks are not listed");
         assert_eq!(ours, lines(&env, "rg", &args), "{field:?}");
     }
