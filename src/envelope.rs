@@ -35,19 +35,6 @@ pub fn terminate_lines(mut s: String) -> String {
     s
 }
 
-/// The envelope as printed (SPEC 1.2): `ok`, `tool`, `output`, then `data` and/or `error`,
-/// borrowed from the `Envelope`.
-#[derive(serde::Serialize)]
-struct Printed<'a> {
-    ok: bool,
-    tool: &'a str,
-    output: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    data: Option<&'a Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<&'a Value>,
-}
-
 /// The envelope of a finished tool call, before printing.
 pub struct Envelope {
     pub ok: bool,
@@ -129,25 +116,29 @@ impl Envelope {
         }
     }
 
+    pub fn to_value(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("ok".into(), self.ok.into());
+        m.insert("tool".into(), self.tool.clone().into());
+        m.insert("output".into(), self.output.clone().into());
+        if self.ok {
+            m.insert("data".into(), self.body.clone());
+        } else {
+            if let Some(d) = &self.data_on_error {
+                m.insert("data".into(), d.clone());
+            }
+            m.insert("error".into(), self.body.clone());
+        }
+        Value::Object(m)
+    }
+
     /// Prints the envelope and returns the exit status. A closed stdout (`| head`) is not an
     /// error worth a word: the reader has gone.
     pub fn print(&self, format: Format, pretty: bool) -> i32 {
         let bytes = match format {
             Format::Text => self.output.clone().into_bytes(),
             Format::Json => {
-                // Serialised from borrows: a search result's `data` can be tens of megabytes,
-                // and `to_value` would copy it once more.
-                let v = Printed {
-                    ok: self.ok,
-                    tool: &self.tool,
-                    output: &self.output,
-                    data: if self.ok {
-                        Some(&self.body)
-                    } else {
-                        self.data_on_error.as_ref()
-                    },
-                    error: (!self.ok).then_some(&self.body),
-                };
+                let v = self.to_value();
                 let mut s = if pretty {
                     serde_json::to_string_pretty(&v)
                 } else {
