@@ -18,11 +18,11 @@ pub struct Glob;
 
 #[derive(Debug, Deserialize, JsonSchema, Clone, Copy, Default, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
+// No doc comments on the variants: schemars would emit `oneOf` consts, and a plain `enum` is
+// what models (and main's schema normaliser) read best.
 pub enum Sort {
-    /// Newest modification time first (ties by path).
     #[default]
     Mtime,
-    /// By path, component-wise byte order.
     Path,
 }
 
@@ -35,14 +35,17 @@ pub struct Input {
     /// The directory to search in (default: the root).
     #[serde(alias = "file_path")]
     pub path: Option<String>,
-    /// How many paths to return (default 100, at most 100000).
-    #[schemars(range(min = 1, max = 100_000))]
+    /// How many paths to return (at most 100000); `count` still counts every match.
+    #[schemars(range(min = 1, max = 100_000), extend("default" = 100))]
     pub limit: Option<u64>,
-    /// `mtime` (newest first, the default) or `path`.
+    /// `mtime`: newest modification first (ties by path); `path`: by path.
+    #[schemars(extend("default" = "mtime"))]
     pub sort: Option<Sort>,
-    /// Also match hidden files and directories (default false).
+    /// Also match hidden files and directories.
+    #[schemars(extend("default" = false))]
     pub hidden: Option<bool>,
-    /// Do not honour .gitignore, .ignore and .rgignore files (default false).
+    /// Do not honour .gitignore, .ignore and .rgignore files.
+    #[schemars(extend("default" = false))]
     pub no_ignore: Option<bool>,
 }
 

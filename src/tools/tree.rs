@@ -21,16 +21,18 @@ pub struct Input {
     /// The directory to draw (default: the root).
     #[serde(alias = "file_path")]
     pub path: Option<String>,
-    /// How many levels below it to show (default 3; 1 = its children only).
-    #[schemars(range(min = 1, max = 64))]
+    /// How many levels below it to show (1 = its children only).
+    #[schemars(range(min = 1, max = 64), extend("default" = 3))]
     pub depth: Option<u64>,
-    /// Also show hidden files and directories (default false).
+    /// Also show hidden files and directories.
     #[serde(alias = "show_hidden")]
+    #[schemars(extend("default" = false))]
     pub hidden: Option<bool>,
-    /// Do not honour .gitignore, .ignore and .rgignore files (default false).
+    /// Do not honour .gitignore, .ignore and .rgignore files.
+    #[schemars(extend("default" = false))]
     pub no_ignore: Option<bool>,
-    /// At most this many entries (default 1000).
-    #[schemars(range(min = 1, max = 100_000))]
+    /// At most this many entries, in drawing order.
+    #[schemars(range(min = 1, max = 100_000), extend("default" = 1000))]
     pub limit: Option<u64>,
 }
 

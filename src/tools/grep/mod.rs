@@ -24,13 +24,11 @@ pub struct Grep;
 
 #[derive(Debug, Deserialize, JsonSchema, Clone, Copy, Default, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
+// No doc comments on the variants: a plain `enum` in the schema (see glob's Sort).
 pub enum OutputMode {
-    /// The paths of the files that match (the default).
     #[default]
     FilesWithMatches,
-    /// The matching lines, as `path:line:text`.
     Content,
-    /// The number of matching lines per file, as `path:N`.
     Count,
 }
 
@@ -85,13 +83,17 @@ pub struct Input {
     /// Only files of this ripgrep type: rust, py, js, ts, go, c, cpp, java, md, …
     #[serde(rename = "type")]
     pub file_type: Option<String>,
-    /// files_with_matches (default), content or count.
+    /// `files_with_matches`: the paths; `content`: the matching lines as `path:line:text`;
+    /// `count`: matching lines per file as `path:N`.
+    #[schemars(extend("default" = "files_with_matches"))]
     pub output_mode: Option<OutputMode>,
     /// Case-insensitive matching.
     #[serde(rename = "-i")]
+    #[schemars(extend("default" = false))]
     pub case_insensitive: Option<bool>,
-    /// Line numbers in content output (default true).
+    /// Line numbers in content output.
     #[serde(rename = "-n")]
+    #[schemars(extend("default" = true))]
     pub line_numbers: Option<bool>,
     /// Lines of context after each match (content mode).
     #[serde(rename = "-A")]
@@ -103,17 +105,22 @@ pub struct Input {
     #[serde(rename = "-C")]
     pub context: Option<u64>,
     /// Let `.` match newlines and patterns span lines.
+    #[schemars(extend("default" = false))]
     pub multiline: Option<bool>,
     /// Take the pattern as a literal string, not a regex.
+    #[schemars(extend("default" = false))]
     pub fixed_strings: Option<bool>,
     /// At most this many entries (files, lines or count rows); default 1000 for content, 250
     /// otherwise; 0 for no limit.
     pub head_limit: Option<u64>,
     /// Skip this many entries first (for paging).
+    #[schemars(extend("default" = 0))]
     pub offset: Option<u64>,
     /// Also search hidden files and directories.
+    #[schemars(extend("default" = false))]
     pub hidden: Option<bool>,
     /// Do not honour .gitignore, .ignore and .rgignore files.
+    #[schemars(extend("default" = false))]
     pub no_ignore: Option<bool>,
 }
 
