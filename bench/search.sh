@@ -54,16 +54,25 @@ for c in "${cases[@]}"; do
   hyperfine -N --warmup 3 --runs "${RUNS:-20}" --export-json "$work/h.json" "$ours" "$theirs" | grep -E 'Time|±' || true
   rss_ours=$(eval "/usr/bin/time -f %M $ours" 2>&1 >/dev/null | tail -1)
   rss_theirs=$(eval "/usr/bin/time -f %M $theirs" 2>&1 >/dev/null | tail -1)
-  python3 - "$work/h.json" "$name" "$rss_ours" "$rss_theirs" >> "$results" <<'EOF'
-import json, sys
+  # The machine is shared: load drifts between hyperfine's block of A runs and its block of B
+  # runs. Runs alternated A, B, A, B… give a ratio per pair that drift cannot bias.
+  python3 - "$work/h.json" "$name" "$rss_ours" "$rss_theirs" "$ours" "$theirs" "${RUNS:-20}" >> "$results" <<'EOF'
+import json, shlex, statistics, subprocess, sys, time
 r = json.load(open(sys.argv[1]))["results"]
 a, b = r[0]["median"], r[1]["median"]
-print(f"{sys.argv[2]}\t{a*1e3:.1f}\t{b*1e3:.1f}\t{a/b:.2f}\t{int(sys.argv[3])/1024:.1f}\t{int(sys.argv[4])/1024:.1f}\t{int(sys.argv[3])/int(sys.argv[4]):.2f}")
+def once(cmd):
+    t = time.perf_counter()
+    # stdin from /dev/null as under hyperfine: rg searches a piped stdin instead of the tree.
+    subprocess.run(shlex.split(cmd), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - t
+pairs = [once(sys.argv[5]) / once(sys.argv[6]) for _ in range(int(sys.argv[7]))]
+print(f"{sys.argv[2]}\t{a*1e3:.1f}\t{b*1e3:.1f}\t{a/b:.2f}\t{statistics.median(pairs):.2f}\t{int(sys.argv[3])/1024:.1f}\t{int(sys.argv[4])/1024:.1f}\t{int(sys.argv[3])/int(sys.argv[4]):.2f}")
 EOF
 done
 echo
-printf '%-26s %10s %10s %7s %9s %9s %7s\n' case "ours ms" "peer ms" ratio "ours MB" "peer MB" "RSS x"
-while IFS=$'\t' read -r n a b r ra rb rr; do
-  printf '%-26s %10s %10s %6sx %9s %9s %6sx\n' "$n" "$a" "$b" "$r" "$ra" "$rb" "$rr"
+printf '%-26s %9s %9s %7s %8s %9s %9s %7s\n' case "ours ms" "peer ms" ratio paired "ours MB" "peer MB" "RSS x"
+while IFS=$'\t' read -r n a b r p ra rb rr; do
+  printf '%-26s %9s %9s %6sx %7sx %9s %9s %6sx\n' "$n" "$a" "$b" "$r" "$p" "$ra" "$rb" "$rr"
 done < "$results"
-echo "(medians; peer = rg, fd or tree as named in the case; peak RSS from GNU time)"
+echo "(hyperfine medians and their ratio; paired = median of per-pair ratios of alternated runs;"
+echo " peer = rg, fd or tree as named in the case; peak RSS from GNU time)"
