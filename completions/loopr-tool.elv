@@ -34,9 +34,12 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand read 'Read a text file with line numbers'
             cand write 'Create or overwrite a file'
             cand edit 'Replace text in a file'
+            cand glob 'Find files by glob pattern, newest first'
+            cand grep 'Search file contents with a regex (ripgrep''s engine)'
+            cand tree 'Show a directory tree'
             cand fetch 'Fetch a web page as clean Markdown (http/https, public hosts only)'
-            cand session 'Show or reset this session''s state (reads, todos, undo)'
             cand todo 'Keep this session''s todo list (TodoWrite-style or step by step)'
+            cand session 'Show or reset this session''s state (reads, todos, undo)'
             cand undo 'Undo this session''s most recent write or edit'
             cand schema 'Print the tool definitions to hand a model (anthropic, openai or mcp format)'
             cand call 'Run one tool call given as {"name", "input", "id"?} on stdin'
@@ -99,17 +102,20 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
-        &'loopr-tool;fetch'= {
-            cand --url 'The page to fetch: an absolute http:// or https:// URL. [required]'
-            cand --mode '`markdown` (default: the page''s content as Markdown, chrome dropped), `text` (plain text), `html` (the HTML, after `selector`) or `raw` (the body as received). [default: markdown]'
-            cand --selector 'A CSS selector (e.g. `main`, `#content`, `article .docs`): keep only the matching elements before converting. Not with mode `raw`.'
-            cand --max-length 'At most this many characters of output (at most 1000000). [default: 50000]'
-            cand --start-index 'Start at this character of the content: the continuation line of a cut page names it. [default: 0]'
-            cand --timeout-ms 'Time limit for the whole download, redirects included, in milliseconds (at most 120000). [default: 30000]'
+        &'loopr-tool;glob'= {
+            cand --pattern 'The glob, relative to `path`: `*` `?` `[...]` `{a,b}` `**`; `*` stops at `/`. A pattern without `/` matches at any depth (`*.rs` finds every Rust file). [required]'
+            cand --path 'The directory to search in (default: the root).'
+            cand --limit 'How many paths to return (at most 100000); `count` still counts every match. [default: 100]'
+            cand --sort '`mtime`: newest modification first (ties by path); `path`: by path. [default: mtime]'
+            cand --file-path 'file-path'
             cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
             cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
             cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
             cand --format 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]'
+            cand --hidden 'Also match hidden files and directories. [default: false]'
+            cand --no-hidden 'Sets hidden to false'
+            cand --no-ignore 'Do not honour .gitignore, .ignore and .rgignore files. [default: false]'
+            cand --no-no-ignore 'Sets no_ignore to false'
             cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
             cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
             cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -118,8 +124,72 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
-        &'loopr-tool;session'= {
-            cand --action '`show` (default), `clear_reads` or `reset`. [default: show]'
+        &'loopr-tool;grep'= {
+            cand --pattern 'The regular expression (Rust regex syntax, as ripgrep''s), or a literal with fixed_strings. [required]'
+            cand --path 'A file or directory to search (default: the root). A file named here is searched even when ignored or hidden.'
+            cand --glob 'Only files matching this glob (ripgrep''s -g): e.g. "*.rs", "*.{ts,tsx}", "!*.min.js"; a string or an array of them.'
+            cand --type 'Only files of this ripgrep type: rust, py, js, ts, go, c, cpp, java, md, …'
+            cand --output-mode '`files_with_matches`: the paths; `content`: the matching lines as `path:line:text`; `count`: matching lines per file as `path:N`. [default: files_with_matches]'
+            cand -A 'Lines of context after each match (content mode).'
+            cand -B 'Lines of context before each match (content mode).'
+            cand -C 'Lines of context before and after each match (content mode; -A and -B override it).'
+            cand --head-limit 'At most this many entries (files, lines or count rows); default 1000 for content, 250 otherwise; 0 for no limit.'
+            cand --offset 'Skip this many entries first (for paging). [default: 0]'
+            cand --file-path 'file-path'
+            cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
+            cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
+            cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
+            cand --format 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]'
+            cand -i 'Case-insensitive matching. [default: false]'
+            cand -I 'Sets -i to false'
+            cand --no-i 'Sets -i to false'
+            cand -n 'Line numbers in content output. [default: true]'
+            cand -N 'Sets -n to false'
+            cand --no-n 'Sets -n to false'
+            cand --multiline 'Let `.` match newlines and patterns span lines. [default: false]'
+            cand --no-multiline 'Sets multiline to false'
+            cand --fixed-strings 'Take the pattern as a literal string, not a regex. [default: false]'
+            cand --no-fixed-strings 'Sets fixed_strings to false'
+            cand --hidden 'Also search hidden files and directories. [default: false]'
+            cand --no-hidden 'Sets hidden to false'
+            cand --no-ignore 'Do not honour .gitignore, .ignore and .rgignore files. [default: false]'
+            cand --no-no-ignore 'Sets no_ignore to false'
+            cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+            cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+            cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+            cand --allow-dangerous 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+            cand --pretty 'Indent the JSON'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'loopr-tool;tree'= {
+            cand --path 'The directory to draw (default: the root).'
+            cand --depth 'How many levels below it to show (1 = its children only). [default: 3]'
+            cand --limit 'At most this many entries, in drawing order. [default: 1000]'
+            cand --file-path 'file-path'
+            cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
+            cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
+            cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
+            cand --format 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]'
+            cand --hidden 'Also show hidden files and directories. [default: false]'
+            cand --no-hidden 'Sets hidden to false'
+            cand --no-ignore 'Do not honour .gitignore, .ignore and .rgignore files. [default: false]'
+            cand --no-no-ignore 'Sets no_ignore to false'
+            cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+            cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+            cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+            cand --allow-dangerous 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+            cand --pretty 'Indent the JSON'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'loopr-tool;fetch'= {
+            cand --url 'The page to fetch: an absolute http:// or https:// URL. [required]'
+            cand --mode '`markdown` (default: the page''s content as Markdown, chrome dropped), `text` (plain text), `html` (the HTML, after `selector`) or `raw` (the body as received). [default: markdown]'
+            cand --selector 'A CSS selector (e.g. `main`, `#content`, `article .docs`): keep only the matching elements before converting. Not with mode `raw`.'
+            cand --max-length 'At most this many characters of output (at most 1000000). [default: 50000]'
+            cand --start-index 'Start at this character of the content: the continuation line of a cut page names it. [default: 0]'
+            cand --timeout-ms 'Time limit for the whole download, redirects included, in milliseconds (at most 120000). [default: 30000]'
             cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
             cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
             cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
@@ -141,6 +211,20 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand --status 'update: `pending`, `in_progress` or `completed`.'
             cand --active-form 'start, update: the present-continuous form shown while in progress ("Fixing the parser"); an empty string clears it.'
             cand --task 'Seed-style shorthand: the content for add, the id for complete.'
+            cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
+            cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
+            cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
+            cand --format 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]'
+            cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+            cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+            cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+            cand --allow-dangerous 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+            cand --pretty 'Indent the JSON'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'loopr-tool;session'= {
+            cand --action '`show` (default), `clear_reads` or `reset`. [default: show]'
             cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
             cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
             cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
@@ -225,9 +309,12 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand read 'Read a text file with line numbers'
             cand write 'Create or overwrite a file'
             cand edit 'Replace text in a file'
+            cand glob 'Find files by glob pattern, newest first'
+            cand grep 'Search file contents with a regex (ripgrep''s engine)'
+            cand tree 'Show a directory tree'
             cand fetch 'Fetch a web page as clean Markdown (http/https, public hosts only)'
-            cand session 'Show or reset this session''s state (reads, todos, undo)'
             cand todo 'Keep this session''s todo list (TodoWrite-style or step by step)'
+            cand session 'Show or reset this session''s state (reads, todos, undo)'
             cand undo 'Undo this session''s most recent write or edit'
             cand schema 'Print the tool definitions to hand a model (anthropic, openai or mcp format)'
             cand call 'Run one tool call given as {"name", "input", "id"?} on stdin'
@@ -241,11 +328,17 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
         }
         &'loopr-tool;help;edit'= {
         }
+        &'loopr-tool;help;glob'= {
+        }
+        &'loopr-tool;help;grep'= {
+        }
+        &'loopr-tool;help;tree'= {
+        }
         &'loopr-tool;help;fetch'= {
         }
-        &'loopr-tool;help;session'= {
-        }
         &'loopr-tool;help;todo'= {
+        }
+        &'loopr-tool;help;session'= {
         }
         &'loopr-tool;help;undo'= {
         }

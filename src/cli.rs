@@ -100,16 +100,18 @@ fn field_args(f: &Field) -> Vec<Arg> {
     match f.kind {
         Kind::Bool => {
             let mut args = vec![base.clone().action(ArgAction::SetTrue).help(help)];
-            if short.is_none() {
-                let neg = format!("no-{}", f.name);
-                args.push(
-                    Arg::new(neg.clone())
-                        .long(format!("no-{}", flag_name(&f.name)))
-                        .action(ArgAction::SetTrue)
-                        .conflicts_with(f.name.clone())
-                        .help(format!("Sets {} to false", f.name)),
-                );
-            }
+            let neg = format!("no-{}", f.name);
+            let mut no = Arg::new(neg.clone())
+                .action(ArgAction::SetTrue)
+                .conflicts_with(f.name.clone())
+                .help(format!("Sets {} to false", f.name));
+            no = match short {
+                // A short switch that defaults to true (grep's `-n`) must be switchable off:
+                // `--no-n`, or the upper-case letter as in ripgrep (`-N`).
+                Some(c) => no.long(format!("no-{c}")).short(c.to_ascii_uppercase()),
+                None => no.long(format!("no-{}", flag_name(&f.name))),
+            };
+            args.push(no);
             args
         }
         Kind::StringArray => vec![base.action(ArgAction::Append).value_name("TEXT").help(help)],
@@ -155,7 +157,15 @@ fn cli_fields(tool: &dyn DynTool, m: &ArgMatches) -> Result<Map<String, Value>> 
                     .map(|v| v.collect())
                     .unwrap_or_default();
                 match vals.as_slice() {
-                    [one] if one.trim_start().starts_with('[') => Some(parse_json(name, one)?),
+                    // A glob such as `[ch]*.rs` also starts with `[`: text without a quote that
+                    // does not parse as JSON is a plain value.
+                    [one]
+                        if one.trim_start().starts_with('[')
+                            && (one.contains('"')
+                                || serde_json::from_str::<Value>(one).is_ok()) =>
+                    {
+                        Some(parse_json(name, one)?)
+                    }
                     _ => Some(vals.into_iter().map(|s| Value::String(s.clone())).collect()),
                 }
             }

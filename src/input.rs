@@ -347,6 +347,26 @@ fn string_choices(root: &Value, prop: &Value) -> Vec<String> {
     out
 }
 
+/// `anyOf [string, array of strings]` (grep's `glob`): on the command line a repeatable flag.
+fn string_or_strings(root: &Value, prop: &Value) -> bool {
+    let Some(alts) = prop.get("anyOf").and_then(Value::as_array) else {
+        return false;
+    };
+    let mut kinds: Vec<&str> = alts
+        .iter()
+        .map(|a| resolve(root, a))
+        .filter_map(|a| match type_of(a) {
+            Some("array") if type_of(resolve(root, &a["items"])) == Some("string") => {
+                Some("strings")
+            }
+            Some("null") => None,
+            other => Some(other.unwrap_or("?")),
+        })
+        .collect();
+    kinds.sort_unstable();
+    kinds == ["string", "strings"]
+}
+
 /// The top-level fields of an input schema, in declaration order.
 pub fn fields(schema: &Value) -> Vec<Field> {
     let required: Vec<&str> = schema["required"]
@@ -370,6 +390,7 @@ pub fn fields(schema: &Value) -> Vec<Field> {
                     Kind::StringArray
                 }
                 None if !choices.is_empty() => Kind::String,
+                None if string_or_strings(schema, prop) => Kind::StringArray,
                 _ => Kind::Json,
             };
             let description = raw

@@ -5,20 +5,27 @@ use crate::tool::DynTool;
 
 pub mod edit;
 pub mod fetch;
+pub mod glob;
+pub mod grep;
 pub mod read;
 pub mod run;
 pub mod session;
 pub mod todo;
+pub mod tree;
 pub mod undo;
+pub mod walk;
 pub mod write;
 
 pub static TOOLS: &[&dyn DynTool] = &[
     &read::Read,
     &write::Write,
     &edit::Edit,
+    &glob::Glob,
+    &grep::Grep,
+    &tree::Tree,
     &fetch::Fetch,
-    &session::Session,
     &todo::Todo,
+    &session::Session,
     &undo::Undo,
 ];
 

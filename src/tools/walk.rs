@@ -1,0 +1,315 @@
+//! The one walker behind glob, grep and tree (SPEC 2.1, 16.3).
+//!
+//! It selects what `rg --files --no-require-git -g '!.git'` selects, because it is ripgrep's own
+//! walker configured as ripgrep configures it: `.gitignore` with or without a repository,
+//! `.ignore`, `.rgignore`, `.git/info/exclude`, the global git excludes, and the ignore files of
+//! the base's parent directories (ripgrep reads those too, so a search started in a
+//! subdirectory of a repository honours the repository's top-level `.gitignore`).
+//!
+//! Symlinks are never followed: the walk cannot leave the base (which the sandbox has put inside
+//! the root) and cannot loop. The base is walked by its real path; results are shown by the path
+//! the caller named (SPEC 16.1), so a symlinked base still shows its own name.
+
+use crate::context::Ctx;
+use crate::error::{Code, Result, ToolError};
+use crate::sandbox::{self, Resolved};
+use ignore::overrides::Override;
+use ignore::types::Types;
+use ignore::{WalkBuilder, WalkState};
+use std::borrow::Cow;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::Mutex;
+
+/// Decides whether a hidden name may be walked when `hidden` is off (glob's dot components).
+pub type HiddenAllow = Arc<dyn Fn(&OsStr) -> bool + Send + Sync>;
+
+#[derive(Default, Clone)]
+pub struct Options {
+    pub hidden: bool,
+    pub no_ignore: bool,
+    pub max_depth: Option<usize>,
+    pub overrides: Option<Override>,
+    pub types: Option<Types>,
+    /// When set (and `hidden` is off), hidden entries are skipped here instead of by the walker,
+    /// except those this accepts.
+    pub hidden_allow: Option<HiddenAllow>,
+}
+
+/// The base of a walk: where it really is and how its results are shown.
+pub struct Base {
+    pub real: PathBuf,
+    pub shown: String,
+    pub meta: std::fs::Metadata,
+}
+
+/// Resolves `path` (default the root) inside the sandbox and checks that it exists.
+pub fn base(ctx: &Ctx, given: Option<&str>) -> Result<Base> {
+    let Resolved { real, shown } = sandbox::resolve(ctx, "path", given.unwrap_or("."))?;
+    let meta = std::fs::metadata(&real).map_err(|e| ToolError::io(&e, &shown, "reading"))?;
+    Ok(Base { real, shown, meta })
+}
+
+impl Base {
+    /// Refuses a base that is not a directory (glob, tree).
+    pub fn require_dir(&self, tool: &str) -> Result<()> {
+        if self.meta.is_dir() {
+            return Ok(());
+        }
+        Err(ToolError::new(
+            Code::NotADirectory,
+            format!(
+                "{} is a file, not a directory: {tool} walks a directory",
+                self.shown
+            ),
+        )
+        .with("path", self.shown.as_str())
+        .hint(format!(
+            "Give a directory as path (or omit it for the root); use read to see a file{}.",
+            if tool == "tree" {
+                ""
+            } else {
+                ", or grep to search one"
+            }
+        )))
+    }
+
+    /// The path of `p` (below the real base) relative to the base, as the sort key.
+    pub fn rel<'a>(&self, p: &'a Path) -> &'a Path {
+        p.strip_prefix(&self.real).unwrap_or(p)
+    }
+
+    /// `rel` as shown (SPEC 16.1). The flag says a name was not UTF-8 and was replaced.
+    pub fn show(&self, rel: &Path) -> (String, bool) {
+        let (s, lossy) = match rel.to_string_lossy() {
+            Cow::Borrowed(s) => (s.to_string(), false),
+            Cow::Owned(s) => (s, true),
+        };
+        let shown = if s.is_empty() {
+            self.shown.clone()
+        } else if self.shown == "." {
+            s
+        } else if self.shown.ends_with('/') {
+            format!("{}{s}", self.shown)
+        } else {
+            format!("{}/{s}", self.shown)
+        };
+        (shown, lossy)
+    }
+}
+
+pub fn builder(base: &Path, o: &Options) -> WalkBuilder {
+    let mut b = WalkBuilder::new(base);
+    let honour = !o.no_ignore;
+    b.follow_links(false)
+        // Without this, .gitignore only counts inside a git repository (rg --no-require-git).
+        .require_git(false)
+        .hidden(!o.hidden && o.hidden_allow.is_none())
+        .parents(honour)
+        .ignore(honour)
+        .git_ignore(honour)
+        .git_global(honour)
+        .git_exclude(honour)
+        .max_depth(o.max_depth);
+    if honour {
+        b.add_custom_ignore_filename(".rgignore");
+    }
+    if let Some(ov) = &o.overrides {
+        b.overrides(ov.clone());
+    }
+    if let Some(t) = &o.types {
+        b.types(t.clone());
+    }
+    let manual_hidden = (!o.hidden).then(|| o.hidden_allow.clone()).flatten();
+    // The filter sees entries below the base only, so a base named explicitly is always walked.
+    b.filter_entry(move |e| {
+        let name = e.file_name();
+        if name == ".git" {
+            return false;
+        }
+        match &manual_hidden {
+            Some(allow) if name.as_encoded_bytes().first() == Some(&b'.') => allow(name),
+            _ => true,
+        }
+    });
+    b
+}
+
+/// Problems met on the way (unreadable directories, bad ignore files, binary files cut short):
+/// the walk goes on, as ripgrep's does, and the first few, in path order, become warnings.
+#[derive(Default)]
+pub struct Problems {
+    inner: Mutex<Vec<String>>,
+}
+
+const MAX_WARNINGS: usize = 5;
+
+impl Problems {
+    pub fn add(&self, base: &Base, err: &ignore::Error) {
+        self.add_text(describe(base, err));
+    }
+
+    pub fn add_text(&self, text: String) {
+        self.inner
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(text);
+    }
+
+    /// Hands the problems to the context as warnings. They arrive in the walk's (racy) order;
+    /// sorting makes the same tree give the same warnings.
+    pub fn report(self, ctx: &Ctx) {
+        let mut list = self.inner.into_inner().unwrap_or_else(|p| p.into_inner());
+        list.sort_unstable();
+        let n = list.len();
+        for w in list.into_iter().take(MAX_WARNINGS) {
+            ctx.warn(w);
+        }
+        if n > MAX_WARNINGS {
+            ctx.warn(format!("… and {} more such problems", n - MAX_WARNINGS));
+        }
+    }
+}
+
+/// An ignore error with its paths shown relative to the base.
+fn describe(base: &Base, err: &ignore::Error) -> String {
+    use ignore::Error as E;
+    match err {
+        E::Partial(errs) => errs
+            .iter()
+            .map(|e| describe(base, e))
+            .collect::<Vec<_>>()
+            .join("; "),
+        E::WithDepth { err, .. } => describe(base, err),
+        E::WithLineNumber { line, err } => format!("line {line}: {}", describe(base, err)),
+        E::WithPath { path, err } => {
+            let shown = if path.starts_with(&base.real) {
+                base.show(base.rel(path)).0
+            } else {
+                path.display().to_string()
+            };
+            format!("{shown}: {}", describe(base, err))
+        }
+        E::Io(e) => {
+            let s = e.to_string();
+            // "Permission denied (os error 13)" reads better without the errno.
+            match s.find(" (os error") {
+                Some(i) => s[..i].to_string(),
+                None => s,
+            }
+        }
+        other => other.to_string(),
+    }
+}
+
+/// Runs the parallel walk; `make` builds one visitor per thread. Errors go to `problems`.
+pub fn run_parallel<F>(b: &WalkBuilder, base: &Base, problems: &Problems, make: impl Fn() -> F)
+where
+    F: FnMut(ignore::DirEntry) + Send,
+{
+    b.build_parallel().run(|| {
+        let mut visit = make();
+        Box::new(move |r| {
+            match r {
+                Ok(e) => visit(e),
+                Err(err) => problems.add(base, &err),
+            }
+            WalkState::Continue
+        })
+    });
+}
+
+/// Per-thread results, handed over in one lock when the thread's visitor is dropped.
+pub struct Local<'a, T> {
+    pub items: Vec<T>,
+    into: &'a Mutex<Vec<T>>,
+}
+
+impl<'a, T> Local<'a, T> {
+    pub fn new(into: &'a Mutex<Vec<T>>) -> Self {
+        Local {
+            items: Vec::new(),
+            into,
+        }
+    }
+}
+
+impl<T> Drop for Local<'_, T> {
+    fn drop(&mut self) {
+        let mut all = self.into.lock().unwrap_or_else(|p| p.into_inner());
+        all.append(&mut self.items);
+    }
+}
+
+/// "By path" (SPEC 16.1): component-wise byte order, as `rg --sort path` (`a/b` before `a-c`).
+/// For normal relative paths that is byte order with `/` below every other byte, which needs
+/// no component parsing (std's `Path` order parses both paths at every comparison).
+pub fn path_cmp(a: &Path, b: &Path) -> std::cmp::Ordering {
+    let (a, b) = (
+        a.as_os_str().as_encoded_bytes(),
+        b.as_os_str().as_encoded_bytes(),
+    );
+    let common = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let key = |s: &[u8]| {
+        s.get(common)
+            .map(|&c| if c == b'/' { 0 } else { u16::from(c) + 1 })
+    };
+    key(a).cmp(&key(b))
+}
+
+/// A path that sorts by `path_cmp`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PathKey(pub PathBuf);
+
+impl Ord for PathKey {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        path_cmp(&self.0, &other.0)
+    }
+}
+
+impl PartialOrd for PathKey {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Whether the entry is a regular file (symlinks are not: the walkers never follow them).
+pub fn is_file(e: &ignore::DirEntry) -> bool {
+    e.file_type().is_some_and(|t| t.is_file())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_order_is_component_wise_bytes() {
+        // rg --sort path: `a/b` before `a-c` ('/' would sort after '-' as a plain byte), and
+        // upper case before lower case.
+        let mut v: Vec<PathBuf> = ["a-c", "a/b", "B", "a/a/z", "a.rs", "b"]
+            .iter()
+            .map(PathBuf::from)
+            .collect();
+        v.sort();
+        let got: Vec<&str> = v.iter().map(|p| p.to_str().unwrap()).collect();
+        assert_eq!(got, ["B", "a/a/z", "a/b", "a-c", "a.rs", "b"]);
+    }
+
+    #[test]
+    fn the_fast_order_is_the_component_order() {
+        let names = [
+            "a", "a/b", "a-c", "a/b/c", "a.b/c", "ab", "a/", "B", "é/x", "e/x", "a/b-c", "a/b/",
+            "a b",
+        ];
+        for x in names {
+            for y in names {
+                let (px, py) = (Path::new(x), Path::new(y));
+                if x.ends_with('/') || y.ends_with('/') {
+                    continue; // the walkers never produce a trailing slash
+                }
+                assert_eq!(path_cmp(px, py), px.cmp(py), "{x} vs {y}");
+            }
+        }
+    }
+}
