@@ -171,19 +171,7 @@ fn the_os_refusing_is_permission_denied() {
     // an unreadable file, with root's override taken away by running as nobody
     let p = env.write_file("locked.txt", "a\n");
     std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o000)).unwrap();
-    let mut c = env.cmd();
-    if std::fs::read(&p).is_ok() {
-        for d in [env.dir.path(), env.root.as_path()] {
-            std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o755)).unwrap();
-        }
-        std::fs::create_dir_all(&env.state).unwrap();
-        std::fs::set_permissions(&env.state, std::fs::Permissions::from_mode(0o777)).unwrap();
-        c = std::process::Command::new("setpriv").into();
-        c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-            .arg(common::bin())
-            .current_dir(&env.root)
-            .env("LOOPR_STATE_DIR", &env.state);
-    }
+    let mut c = env.cmd_unprivileged();
     c.args([
         "--no-read-check",
         "edit",
@@ -215,20 +203,7 @@ fn a_held_file_lock_is_lock_timeout() {
         .unwrap()
         .unwrap()
         .path();
-    let mut holder = std::process::Command::new("flock")
-        .arg("-o")
-        .arg(&lock)
-        .args(["sleep", "30"])
-        .spawn()
-        .unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
-    while std::fs::File::open(&lock).unwrap().try_lock().is_ok() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "flock never took the lock"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
+    let mut holder = common::LockHolder::hold(&lock);
     let mut c = env.cmd();
     c.args([
         "edit",
@@ -240,8 +215,7 @@ fn a_held_file_lock_is_lock_timeout() {
     ])
     .env("LOOPR_LOCK_TIMEOUT_MS", "300");
     finish(c).assert_err("lock_timeout");
-    holder.kill().unwrap();
-    holder.wait().unwrap();
+    holder.kill();
     assert_eq!(env.read_file("a.txt"), b"two\n");
 }
 

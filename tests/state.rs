@@ -146,38 +146,12 @@ fn a_corrupt_state_file_is_moved_aside_with_a_warning() {
     assert!(s.data().get("warnings").is_none());
 }
 
-/// Holds `path` locked with flock(1) (flock(2), the same lock as std's File::lock) until killed.
-/// `-o` keeps the lock in the flock process alone, so killing it releases the lock.
-fn hold_lock(path: &std::path::Path) -> std::process::Child {
-    let mut child = std::process::Command::new("flock")
-        .arg("-o")
-        .arg(path)
-        .args(["sleep", "30"])
-        .spawn()
-        .unwrap();
-    // wait until the lock is really taken
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while Instant::now() < deadline {
-        let f = std::fs::File::open(path);
-        if let Ok(f) = f {
-            if f.try_lock().is_err() {
-                return child;
-            }
-            let _ = f.unlock();
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    panic!("flock never took the lock");
-}
-
 #[test]
 fn a_held_lock_times_out_and_a_killed_holder_releases_it() {
     let env = Env::new();
     env.write_file("a.txt", "x\n");
     let dir = session_dir(&env);
-    let mut holder = hold_lock(&dir.join("lock"));
+    let mut holder = common::LockHolder::hold(&dir.join("lock"));
     let mut c = env.cmd();
     c.args(["read", "a.txt"])
         .env("LOOPR_LOCK_TIMEOUT_MS", "300");
@@ -186,8 +160,7 @@ fn a_held_lock_times_out_and_a_killed_holder_releases_it() {
     out.assert_err("lock_timeout");
     assert!(start.elapsed() >= Duration::from_millis(300));
     // SIGKILL the holder: the kernel drops its lock, and no stale lock file blocks anyone
-    holder.kill().unwrap();
-    holder.wait().unwrap();
+    holder.kill();
     let start = Instant::now();
     env.read("a.txt");
     assert!(start.elapsed() < Duration::from_secs(2));
@@ -208,15 +181,14 @@ fn a_file_lock_held_elsewhere_blocks_writers_of_that_file() {
         .unwrap()
         .unwrap()
         .path();
-    let mut holder = hold_lock(&lock);
+    let mut holder = common::LockHolder::hold(&lock);
     let mut c = env.cmd();
     c.args(["write", "a.txt", "--content", "z\n"])
         .env("LOOPR_LOCK_TIMEOUT_MS", "300");
     let out = finish(c);
     out.assert_err("lock_timeout");
     assert_eq!(env.read_file("a.txt"), b"y\n");
-    holder.kill().unwrap();
-    holder.wait().unwrap();
+    holder.kill();
     env.call("write", json!({"path": "a.txt", "content": "z\n"}))
         .assert_ok();
 }

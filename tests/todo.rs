@@ -3,11 +3,10 @@
 
 mod common;
 
-use common::{Env, Out, bin, finish, redact};
+use common::{Env, LockHolder, Out, bin, finish, redact};
 use insta::assert_json_snapshot;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
-use std::io::BufRead;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -706,45 +705,6 @@ fn fifty_concurrent_adds_give_fifty_items_with_distinct_ids() {
         .map(|t| t["content"].as_str().unwrap().to_string())
         .collect();
     assert_eq!(contents, (0..50).map(|i| format!("item {i}")).collect());
-}
-
-/// A process group holding the session lock through util-linux `flock` (flock(2), the lock
-/// std's `File::lock` takes). Killed with SIGKILL on drop, so a failing test leaves nothing.
-struct LockHolder(Option<Child>);
-
-impl LockHolder {
-    fn hold(lock: &std::path::Path) -> LockHolder {
-        use std::os::unix::process::CommandExt;
-        let mut child = Command::new("flock")
-            .arg(lock)
-            .args(["-c", "echo locked; exec sleep 30"])
-            .process_group(0)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("util-linux flock is installed");
-        let mut line = String::new();
-        std::io::BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        assert_eq!(line, "locked\n");
-        LockHolder(Some(child))
-    }
-
-    /// SIGKILL to the whole group: flock and its sleep both hold the lock's descriptor.
-    fn kill(&mut self) {
-        if let Some(mut child) = self.0.take() {
-            let group = format!("-{}", child.id());
-            let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
-            let _ = child.wait();
-        }
-    }
-}
-
-impl Drop for LockHolder {
-    fn drop(&mut self) {
-        self.kill();
-    }
 }
 
 #[test]

@@ -195,3 +195,76 @@ fn regex_lite_time(s: &str) -> String {
 pub fn exists(p: &Path) -> bool {
     p.symlink_metadata().is_ok()
 }
+
+impl Env {
+    /// The binary as a user whom permission bits bind: `nobody` (via setpriv) when the tests run
+    /// as root, who would read anything; the plain binary otherwise. The scratch dirs are opened
+    /// up so that user can reach the root and the state dir.
+    pub fn cmd_unprivileged(&self) -> Command {
+        use std::os::unix::fs::PermissionsExt;
+        // Root reads a file of mode 000; anyone else cannot.
+        let probe = self.dir.path().join(".probe");
+        std::fs::write(&probe, "").unwrap();
+        std::fs::set_permissions(&probe, std::fs::Permissions::from_mode(0o000)).unwrap();
+        let is_root = std::fs::read(&probe).is_ok();
+        std::fs::remove_file(&probe).unwrap();
+        if !is_root {
+            return self.cmd();
+        }
+        for d in [self.dir.path(), self.root.as_path()] {
+            std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        std::fs::create_dir_all(&self.state).unwrap();
+        std::fs::set_permissions(&self.state, std::fs::Permissions::from_mode(0o777)).unwrap();
+        let mut c: Command = std::process::Command::new("setpriv").into();
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(bin())
+            .current_dir(&self.root)
+            .env("LOOPR_STATE_DIR", &self.state);
+        c
+    }
+}
+
+/// Holds a lock file through util-linux `flock` (flock(2), the lock std's `File::lock` takes),
+/// in a process group of its own, until killed. SIGKILLed on drop, so a failing test leaves
+/// nothing behind.
+pub struct LockHolder(Option<std::process::Child>);
+
+impl LockHolder {
+    pub fn hold(lock: &Path) -> LockHolder {
+        use std::io::BufRead;
+        use std::os::unix::process::CommandExt;
+        use std::process::Stdio;
+        let mut child = std::process::Command::new("flock")
+            .arg(lock)
+            .args(["-c", "echo locked; exec sleep 30"])
+            .process_group(0)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("util-linux flock is installed");
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        assert_eq!(line, "locked\n", "flock took the lock");
+        LockHolder(Some(child))
+    }
+
+    /// SIGKILL to the whole group: flock and its sleep both hold the lock's descriptor.
+    pub fn kill(&mut self) {
+        if let Some(mut child) = self.0.take() {
+            let group = format!("-{}", child.id());
+            let _ = std::process::Command::new("kill")
+                .args(["-KILL", "--", &group])
+                .status();
+            let _ = child.wait();
+        }
+    }
+}
+
+impl Drop for LockHolder {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
