@@ -52,8 +52,7 @@ fn flag_name(field: &str) -> String {
 
 /// A tool's subcommand: its positionals, then one flag per input field.
 pub fn tool_command(tool: &dyn DynTool) -> Command {
-    let schema = tool.input_schema();
-    let fields = input::fields(&schema);
+    let fields = input::fields(tool.input_schema());
     let mut examples = String::new();
     if !tool.examples().is_empty() {
         examples = format!("Examples:\n{}", tool.examples());
@@ -136,9 +135,9 @@ fn given(m: &ArgMatches, id: &str) -> bool {
 
 /// The fields given on the command line, as the JSON object the tool parses.
 fn cli_fields(tool: &dyn DynTool, m: &ArgMatches) -> Result<Map<String, Value>> {
-    let schema = tool.input_schema();
+    let fields = input::fields(tool.input_schema());
     let mut out = Map::new();
-    for f in input::fields(&schema) {
+    for f in &fields {
         let name = f.name.as_str();
         let value = match f.kind {
             Kind::Bool => {
@@ -171,7 +170,7 @@ fn cli_fields(tool: &dyn DynTool, m: &ArgMatches) -> Result<Map<String, Value>> 
             }
             _ => m
                 .get_one::<String>(name)
-                .map(|s| scalar(&f, s))
+                .map(|s| scalar(f, s))
                 .transpose()?,
         };
         if let Some(v) = value {
@@ -189,9 +188,9 @@ fn cli_fields(tool: &dyn DynTool, m: &ArgMatches) -> Result<Map<String, Value>> 
                     ),
                 ));
             }
-            let f = input::fields(&schema).into_iter().find(|f| f.name == *p);
+            let f = fields.iter().find(|f| f.name == *p);
             let v = match f {
-                Some(f) => scalar(&f, v)?,
+                Some(f) => scalar(f, v)?,
                 None => Value::String(v.clone()),
             };
             out.insert(p.to_string(), v);
@@ -354,7 +353,7 @@ fn clap_error(tool: &str, e: clap::Error) -> ToolError {
     if let Some(tool) = tools::find(tool) {
         err.message.push_str(&format!(
             "; accepted fields: {}",
-            input::accepted_fields(&tool.input_schema())
+            input::accepted_fields(tool.input_schema())
         ));
     }
     err

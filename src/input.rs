@@ -72,6 +72,21 @@ fn kind_of(v: &Value) -> &'static str {
     }
 }
 
+/// The JSON Schema of tool `name`'s input type, generated once per process: the CLI, the
+/// parser's bounds check and `schema` all ask for it, and generating it is not free.
+pub fn cached_schema<T: JsonSchema>(name: &'static str) -> &'static Value {
+    use std::sync::Mutex;
+    static CACHE: Mutex<Vec<(&'static str, &'static Value)>> = Mutex::new(Vec::new());
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, v)) = cache.iter().find(|(n, _)| *n == name) {
+        return v;
+    }
+    // Leaked on purpose: one small value per tool, alive for the whole process anyway.
+    let v: &'static Value = Box::leak(Box::new(schema_of::<T>()));
+    cache.push((name, v));
+    v
+}
+
 /// The JSON Schema of an input type, as a plain JSON value.
 pub fn schema_of<T: JsonSchema>() -> Value {
     let schema = schemars::SchemaGenerator::default().into_root_schema_for::<T>();

@@ -74,8 +74,8 @@ pub trait DynTool: Sync {
     fn examples(&self) -> &'static str;
     fn raw_stdin_field(&self) -> Option<&'static str>;
     fn hints(&self) -> Hints;
-    /// The JSON Schema of the input, from the same type the parser uses.
-    fn input_schema(&self) -> Value;
+    /// The JSON Schema of the input, from the same type the parser uses (made once per process).
+    fn input_schema(&self) -> &'static Value;
     /// Whether this call only looks; an input that does not parse counts as a writer.
     fn is_read_only(&self, input: &Value) -> bool;
     fn call(&self, ctx: &Ctx, input: Value) -> Result<Success>;
@@ -103,16 +103,16 @@ impl<T: Tool> DynTool for T {
     fn hints(&self) -> Hints {
         T::HINTS
     }
-    fn input_schema(&self) -> Value {
-        input::schema_of::<T::Input>()
+    fn input_schema(&self) -> &'static Value {
+        input::cached_schema::<T::Input>(T::NAME)
     }
     fn is_read_only(&self, input: &Value) -> bool {
-        input::parse::<T::Input>(T::NAME, input.clone(), &self.input_schema())
+        input::parse::<T::Input>(T::NAME, input.clone(), self.input_schema())
             .map(|i| T::read_only(&i))
             .unwrap_or(false)
     }
     fn call(&self, ctx: &Ctx, input: Value) -> Result<Success> {
-        let parsed = input::parse::<T::Input>(T::NAME, input, &self.input_schema())?;
+        let parsed = input::parse::<T::Input>(T::NAME, input, self.input_schema())?;
         T::run(ctx, parsed)
     }
 }

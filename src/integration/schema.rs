@@ -29,7 +29,7 @@ impl Flavor {
 pub fn input_schema(tool: &dyn DynTool) -> Value {
     let raw = tool.input_schema();
     let defs = raw.get("$defs").cloned().unwrap_or(Value::Null);
-    let mut clean = simplify(inline(&raw, &defs));
+    let mut clean = simplify(inline(raw, &defs));
     if let Value::Object(m) = &mut clean {
         m.remove("$schema");
         m.remove("$defs");
