@@ -5,18 +5,9 @@ mod common;
 
 use common::{Env, Out, finish};
 use serde_json::{Value, json};
-use std::path::PathBuf;
 
 fn edit(env: &Env, input: Value) -> Out {
     env.call("edit", input)
-}
-
-fn session_dir(env: &Env) -> PathBuf {
-    PathBuf::from(
-        env.run(&["session"], "").data()["session_dir"]
-            .as_str()
-            .unwrap(),
-    )
 }
 
 // ---------------------------------------------------------------- every error code
@@ -196,7 +187,7 @@ fn a_held_file_lock_is_lock_timeout() {
         json!({"path": "a.txt", "old_string": "one", "new_string": "two"}),
     )
     .assert_ok();
-    let locks = session_dir(&env).parent().unwrap().join("locks");
+    let locks = env.session_dir("default").parent().unwrap().join("locks");
     let lock = std::fs::read_dir(&locks)
         .unwrap()
         .next()

@@ -7,14 +7,6 @@ use serde_json::json;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-fn session_dir(env: &Env) -> PathBuf {
-    PathBuf::from(
-        env.run(&["session"], "").data()["session_dir"]
-            .as_str()
-            .unwrap(),
-    )
-}
-
 #[test]
 fn session_show_snapshot() {
     let env = Env::new();
@@ -128,7 +120,7 @@ fn a_corrupt_state_file_is_moved_aside_with_a_warning() {
     let env = Env::new();
     env.write_file("a.txt", "x\n");
     env.read("a.txt");
-    let dir = session_dir(&env);
+    let dir = env.session_dir("default");
     std::fs::write(dir.join("reads.json"), "{\"files\": {\"trunc").unwrap();
     let out = env.call("read", json!({"path": "a.txt"}));
     out.assert_ok();
@@ -150,7 +142,7 @@ fn a_corrupt_state_file_is_moved_aside_with_a_warning() {
 fn a_held_lock_times_out_and_a_killed_holder_releases_it() {
     let env = Env::new();
     env.write_file("a.txt", "x\n");
-    let dir = session_dir(&env);
+    let dir = env.session_dir("default");
     let mut holder = common::LockHolder::hold(&dir.join("lock"));
     let mut c = env.cmd();
     c.args(["read", "a.txt"])
@@ -174,7 +166,7 @@ fn a_file_lock_held_elsewhere_blocks_writers_of_that_file() {
     // find the per-file lock: the one lock file a write creates under locks/
     env.call("write", json!({"path": "a.txt", "content": "y\n"}))
         .assert_ok();
-    let locks = session_dir(&env).parent().unwrap().join("locks");
+    let locks = env.session_dir("default").parent().unwrap().join("locks");
     let lock = std::fs::read_dir(&locks)
         .unwrap()
         .next()

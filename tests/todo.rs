@@ -7,7 +7,6 @@ use common::{Env, LockHolder, Out, bin, finish, redact};
 use insta::assert_json_snapshot;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -31,15 +30,9 @@ fn ids(out: &Out) -> Vec<u64> {
         .collect()
 }
 
-fn session_dir(env: &Env, session: &str) -> PathBuf {
-    let out = env.run(&["--session", session, "session"], "");
-    out.assert_ok();
-    PathBuf::from(out.data()["session_dir"].as_str().unwrap())
-}
-
 /// The todo file's bytes: what "unchanged" means for a failed call.
 fn state_bytes(env: &Env) -> Vec<u8> {
-    std::fs::read(session_dir(env, "default").join("todos.json")).unwrap()
+    std::fs::read(env.session_dir("default").join("todos.json")).unwrap()
 }
 
 #[test]
@@ -644,7 +637,7 @@ fn output_is_capped_with_a_trailer_and_data_holds_everything() {
 fn a_corrupt_todo_file_is_moved_aside_with_a_warning() {
     let env = Env::new();
     add(&env, &["a"]);
-    let dir = session_dir(&env, "default");
+    let dir = env.session_dir("default");
     std::fs::write(dir.join("todos.json"), b"{\"items\": [trunc").unwrap();
     let out = todo(&env, json!({}));
     out.assert_ok();
@@ -711,7 +704,7 @@ fn fifty_concurrent_adds_give_fifty_items_with_distinct_ids() {
 fn a_held_lock_times_out_and_a_killed_holder_blocks_no_one() {
     let env = Env::new();
     add(&env, &["before"]);
-    let lock = session_dir(&env, "default").join("lock");
+    let lock = env.session_dir("default").join("lock");
     let mut holder = LockHolder::hold(&lock);
 
     let mut c = env.cmd();

@@ -131,6 +131,13 @@ impl Env {
         self.run(&["--session", session, tool], &input.to_string())
     }
 
+    /// Where session `session`'s state files live, as `session show` reports it.
+    pub fn session_dir(&self, session: &str) -> PathBuf {
+        let out = self.run(&["--session", session, "session"], "");
+        out.assert_ok();
+        PathBuf::from(out.data()["session_dir"].as_str().unwrap())
+    }
+
     /// Reads `rel` so that this session may write it.
     pub fn read(&self, rel: &str) -> Out {
         let out = self.call("read", serde_json::json!({ "path": rel }));
