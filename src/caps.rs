@@ -7,7 +7,6 @@ pub const READ: usize = 100_000;
 pub const GREP: usize = 20_000;
 pub const GLOB: usize = 30_000;
 pub const TREE: usize = 30_000;
-#[allow(dead_code)] // run is not built yet (issue 10)
 pub const RUN: usize = 30_000;
 /// todo, session and every tool without a cap of its own.
 pub const OTHER: usize = 30_000;

@@ -367,6 +367,9 @@ pub fn run(args: Vec<String>) -> i32 {
     {
         return run_integration(cmd, &args);
     }
+    if word.as_deref() == Some(crate::tools::run::supervisor::COMMAND) && args.len() == 2 {
+        return crate::tools::run::supervisor::main();
+    }
     if word.as_deref() == Some("generate") {
         let cmd = base_command().subcommand(crate::generate::command());
         return match cmd.try_get_matches_from(&args) {

@@ -31,7 +31,6 @@ pub struct Ctx {
     pub sandbox: bool,
     pub read_check: bool,
     pub allow_private: bool,
-    #[allow(dead_code)] // read by run (issue 10)
     pub allow_dangerous: bool,
     /// How long a state or file lock may be waited for (SPEC §2.2: 10 s).
     pub lock_wait: Duration,

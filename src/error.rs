@@ -116,6 +116,12 @@ impl ToolError {
         self
     }
 
+    /// `data` carried on failure (run: so the log of a failed command can be paged).
+    pub fn data(mut self, data: Value) -> Self {
+        self.data = Some(data);
+        self
+    }
+
     /// `invalid_input` blaming one field.
     pub fn invalid(field: &str, message: impl Into<String>) -> Self {
         ToolError::new(Code::InvalidInput, message).with("field", field)

@@ -7,6 +7,7 @@ pub mod edit;
 pub mod fetch;
 pub mod glob;
 pub mod grep;
+pub mod jobs;
 pub mod read;
 pub mod run;
 pub mod session;
@@ -24,6 +25,8 @@ pub static TOOLS: &[&dyn DynTool] = &[
     &grep::Grep,
     &tree::Tree,
     &fetch::Fetch,
+    &run::Run,
+    &jobs::Jobs,
     &todo::Todo,
     &session::Session,
     &undo::Undo,

@@ -22,7 +22,8 @@ pub enum Action {
     Show,
     /// Forget every read record: files must be read again before they are edited.
     ClearReads,
-    /// Drop the session's whole state: read records, todos, undo history.
+    /// Drop the session's whole state: read records, todos, undo history, job logs (running
+    /// jobs are ended first).
     Reset,
 }
 
@@ -48,6 +49,12 @@ impl Tool for Session {
     }
 
     fn run(ctx: &Ctx, input: Input) -> Result<Success> {
+        // Running jobs end before their records go (SPEC 16.8); that takes the lock itself.
+        let ended = if input.action == Some(Action::Reset) {
+            crate::tools::jobs::end_all(ctx)?
+        } else {
+            0
+        };
         let lock = StateLock::acquire(ctx)?;
         match input.action.unwrap_or_default() {
             Action::Show => show(ctx, &lock),
@@ -63,13 +70,17 @@ impl Tool for Session {
             }
             Action::Reset => {
                 let removed = clear_dir(lock.dir())?;
-                let output = format!(
-                    "Reset session {}: dropped its read records, todos and undo history\n",
+                let mut output = String::new();
+                if ended > 0 {
+                    output.push_str(&format!("Ended {ended} running job(s)\n"));
+                }
+                output.push_str(&format!(
+                    "Reset session {}: dropped its read records, todos, undo history and job logs\n",
                     ctx.session
-                );
+                ));
                 Ok(Success::new(
                     output,
-                    json!({"session": ctx.session, "removed_files": removed}),
+                    json!({"session": ctx.session, "removed_files": removed, "jobs_ended": ended}),
                 ))
             }
         }
@@ -91,7 +102,7 @@ fn show(ctx: &Ctx, lock: &StateLock) -> Result<Success> {
     list.sort();
     let todos = todo_counts(lock.load::<Value>(TODOS_FILE)?);
     let undo_depth = journal::depth(lock)?;
-    let jobs_running = 0; // no background jobs exist until `run` lands (issue 10)
+    let jobs_running = crate::tools::jobs::running(lock)?;
 
     let mut out = format!(
         "Root: {}\nSession: {}\nState: {}\n",

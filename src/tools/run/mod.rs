@@ -1,5 +1,379 @@
-//! `run` and `jobs` (SPEC §15), issue 10. Built so far: the destructive-command guard. The tool
-//! itself (process tree control, output capping, logs, background jobs) is not registered yet.
+//! `run` (SPEC §15): a shell command for the agent, with a timeout that ends the whole process
+//! tree, output cleaned and cut to fit a model's context, the full log kept, and `background`
+//! jobs that any later `loopr-tool` process can page, wait for and kill (`jobs`).
+//!
+//! The parts: `guard` (the destructive-command guard), `exec` (spawning and the wait loop),
+//! `proc` (processes by pid and start time), `clean` and `capture` (what the model sees),
+//! `record` (the job records), `supervisor` (the detached owner of a background job).
 
-#[allow(dead_code)] // the run tool, its only caller, is not built yet (issue 10)
+pub mod capture;
+pub mod clean;
+pub mod exec;
 pub mod guard;
+pub mod proc;
+pub mod record;
+pub mod supervisor;
+
+use crate::caps;
+use crate::context::Ctx;
+use crate::envelope::Success;
+use crate::error::{Code, Result, ToolError};
+use crate::sandbox;
+use crate::state;
+use crate::tool::{Hints, Tool};
+use capture::{Capture, Captured};
+use exec::{Outcome, Spec};
+use proc::{Exit, ProcId};
+use record::{Job, State};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::time::Duration;
+
+pub struct Run;
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Network {
+    /// The machine's network, as any process has it.
+    #[default]
+    Inherit,
+    /// A network namespace of its own with only loopback: no other host and none of this
+    /// machine's own services are reachable.
+    None,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Input {
+    /// The command, run by `bash -c` (or `sh -c` where there is no bash).
+    pub command: String,
+    /// Milliseconds before the command and everything it started are ended (SIGTERM, then
+    /// SIGKILL after 2 s). A background job has no time limit unless this is given.
+    #[schemars(range(min = 1, max = 600_000), extend("default" = 120_000))]
+    pub timeout_ms: Option<u64>,
+    /// Working directory, inside the sandbox. Default: the root.
+    pub cwd: Option<String>,
+    /// Extra environment variables (they may override the non-interactive defaults).
+    pub env: Option<BTreeMap<String, String>>,
+    /// Text fed to the command's stdin. Without it stdin is /dev/null, so nothing waits for input.
+    pub stdin: Option<String>,
+    /// Start the command detached and return its job id at once; see `jobs`.
+    #[serde(alias = "run_in_background")]
+    #[schemars(extend("default" = false))]
+    pub background: Option<bool>,
+    /// `inherit` (default) or `none`: no network at all, only a private loopback.
+    #[schemars(extend("default" = "inherit"))]
+    pub network: Option<Network>,
+    /// A few words on what the command is for, shown in the output and in `jobs`.
+    pub description: Option<String>,
+}
+
+/// Room kept in the output for the description, the cut line and the closing lines.
+const RESERVE: usize = 700;
+/// A description longer than this is shortened where it is shown.
+const MAX_DESCRIPTION: usize = 200;
+
+impl Tool for Run {
+    type Input = Input;
+    const NAME: &'static str = "run";
+    const SUMMARY: &'static str =
+        "Run a shell command (timeout, clean capped output, background jobs)";
+    const DESCRIPTION: &'static str = "Runs a shell command with `bash -c` in the sandbox root (or `cwd`) and returns its output: stdout and stderr interleaved as written, colour codes removed, progress lines collapsed, and the last line `Exit code: N (T s)`. A non-zero exit is an error that still carries all the output. \
+Prefer the file tools for files: read (not cat/head/tail), edit (not sed/awk), write (not echo >), glob (not find/ls), grep (not grep/rg) — they are faster, safer and track what you read. Use run for git, builds, tests, package managers and programs. \
+Nothing can wait for input: stdin is /dev/null (or `stdin`), there is no terminal, and CI=true, PAGER=cat, GIT_TERMINAL_PROMPT=0, TERM=dumb, NO_COLOR=1 are set; pass non-interactive flags (`-y`, `--no-edit`). Quote paths with spaces in double quotes. \
+`timeout_ms` (default 120000, max 600000) ends the command and every process it started. A foreground run also ends, 2 s after the shell exits, any process it left running: to keep a server running, start it with `background: true`, which returns a job id at once; then use `jobs` to page its output (`action: output`, `block: true` to wait for the end), and `jobs` `action: kill` to stop it. \
+Output over 30,000 characters keeps its start and its end with a line saying how much was cut; every run's whole log is kept, and `jobs` `action: output` with the run's `id` and an `offset` pages it. \
+`network: none` runs the command without network access. Commands that would destroy the machine (`rm -rf /`, `mkfs`, `dd` onto a disk, `curl … | sh`, fork bombs) are refused with `blocked_command`.";
+    const POSITIONALS: &'static [&'static str] = &["command"];
+    const EXAMPLES: &'static str = "  echo '{\"command\": \"cargo test 2>&1\", \"timeout_ms\": 300000}' | loopr-tool run\n  loopr-tool run 'npm run dev' --background --description 'dev server'";
+    const HINTS: Hints = Hints {
+        read_only: false,
+        destructive: true,
+        idempotent: false,
+        open_world: true,
+    };
+
+    fn read_only(_: &Input) -> bool {
+        false
+    }
+
+    fn run(ctx: &Ctx, input: Input) -> Result<Success> {
+        if input.command.trim().is_empty() {
+            return Err(ToolError::invalid("command", "field `command` is empty")
+                .hint("Give the shell command to run, e.g. \"git status\"."));
+        }
+        let mut env = vec![];
+        for (k, v) in input.env.unwrap_or_default() {
+            if k.is_empty() || k.contains('=') || k.contains('\0') || v.contains('\0') {
+                return Err(ToolError::invalid(
+                    "env",
+                    format!(
+                        "env: {k:?} is not a valid variable (a name without `=` or NUL, a value without NUL)"
+                    ),
+                ));
+            }
+            env.push((k, v));
+        }
+        if input.command.contains('\0') || input.stdin.as_deref().is_some_and(|s| s.contains('\0'))
+        {
+            let field = if input.command.contains('\0') {
+                "command"
+            } else {
+                "stdin"
+            };
+            return Err(ToolError::invalid(
+                field,
+                format!("field `{field}` contains a NUL byte"),
+            ));
+        }
+        let cwd = sandbox::resolve(ctx, "cwd", input.cwd.as_deref().unwrap_or("."))?;
+        let meta =
+            std::fs::metadata(&cwd.real).map_err(|e| ToolError::io(&e, &cwd.shown, "using"))?;
+        if !meta.is_dir() {
+            return Err(ToolError::new(
+                Code::NotADirectory,
+                format!("cwd {} is a file, not a directory", cwd.shown),
+            )
+            .with("path", cwd.shown.as_str())
+            .hint("Give a directory as cwd (or omit it for the root)."));
+        }
+        if !ctx.allow_dangerous
+            && let Some(rule) = guard::check(&input.command, &ctx.root_real.to_string_lossy())
+        {
+            return Err(ToolError::new(
+                Code::BlockedCommand,
+                format!(
+                    "blocked: the command matches the destructive-command rule `{}` ({}); it was not run",
+                    rule.name(),
+                    rule.describe()
+                ),
+            )
+            .with("rule", rule.name())
+            .hint("If this is really intended, a person can rerun it with --allow-dangerous (LOOPR_ALLOW_DANGEROUS=1); otherwise narrow the command (e.g. a path inside the project)."));
+        }
+        let description = input
+            .description
+            .filter(|d| !d.trim().is_empty())
+            .map(|d| shorten(d.trim(), MAX_DESCRIPTION));
+        let spec = Spec {
+            command: input.command.clone(),
+            cwd: cwd.real.clone(),
+            env,
+            stdin: input.stdin,
+            network_none: input.network.unwrap_or_default() == Network::None,
+            timeout_ms: input.timeout_ms,
+        };
+        let job = Job {
+            id: String::new(),
+            command: input.command,
+            description,
+            cwd: cwd.shown,
+            background: input.background.unwrap_or(false),
+            started_at: state::now(),
+            started_ms: record::now_ms(),
+            state: State::Running,
+            exit_code: None,
+            signal: None,
+            duration_ms: None,
+            output_bytes: None,
+            owner: Some(ProcId::me()),
+            kill_requested: false,
+            read_offset: 0,
+            processes_ended: 0,
+            note: None,
+        };
+        if job.background {
+            supervisor::start(ctx, job, spec)
+        } else {
+            foreground(ctx, job, spec)
+        }
+    }
+}
+
+fn shorten(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.replace('\n', " ");
+    }
+    let mut out: String = s.chars().take(max - 1).collect();
+    out.push('…');
+    out.replace('\n', " ")
+}
+
+/// Opens the run's log in the session's `logs/`. A log that cannot be made costs the paging,
+/// not the run: the run goes on with a warning.
+pub fn open_log(ctx: &Ctx, id: &str) -> Option<File> {
+    let dir = record::logs_dir(&state::session_dir(ctx));
+    let made = std::fs::create_dir_all(&dir)
+        .and_then(|_| File::create(record::log_path(&state::session_dir(ctx), id)));
+    match made {
+        Ok(f) => Some(f),
+        Err(e) => {
+            ctx.warn(format!(
+                "the run's log could not be written ({e}); its output cannot be paged later"
+            ));
+            None
+        }
+    }
+}
+
+/// What the cut line tells the model to do.
+pub fn page_hint(id: &str) -> String {
+    format!("The whole output is in the log: jobs action \"output\", id \"{id}\"")
+}
+
+pub fn budget(job: &Job) -> usize {
+    caps::RUN - RESERVE - job.description.as_ref().map_or(0, |d| d.chars().count())
+}
+
+/// Why a command could not be started.
+pub fn spawn_error(e: &std::io::Error, spec: &Spec) -> ToolError {
+    if spec.network_none {
+        ToolError::new(
+            Code::IoError,
+            format!("could not start the command with network: none: the OS refused a network namespace of its own ({e}); the command was not run"),
+        )
+        .hint("network: none needs user or network namespaces (unshare); where the OS forbids them, run without network: none only if network access is acceptable.")
+    } else {
+        ToolError::new(Code::IoError, format!("could not start the shell: {e}"))
+    }
+}
+
+fn foreground(ctx: &Ctx, job: Job, spec: Spec) -> Result<Success> {
+    let job = record::begin(ctx, job)?;
+    let mut capture = Capture::new(open_log(ctx, &job.id), budget(&job));
+    proc::set_subreaper(true);
+    let running = match exec::spawn(&spec, true) {
+        Ok(r) => r,
+        Err(e) => {
+            proc::set_subreaper(false);
+            let _ = record::forget(ctx, &job.id);
+            return Err(spawn_error(&e, &spec));
+        }
+    };
+    let outcome = exec::finish(
+        running,
+        &mut capture,
+        spec.timeout_ms.or(Some(120_000)).map(Duration::from_millis),
+    );
+    // Clearing it matters in a long-lived process (batch, mcp): a background job's supervisor,
+    // orphaned on purpose, must go to init and not come back to us.
+    proc::set_subreaper(false);
+    let captured = capture.finish(&page_hint(&job.id));
+    let saved = record::update(ctx, &job.id, |j| settle(j, &outcome, captured.total))?;
+    let job = saved.unwrap_or_else(|| {
+        let mut j = job.clone();
+        settle(&mut j, &outcome, captured.total);
+        j
+    });
+    report(
+        ctx,
+        &job,
+        &outcome,
+        captured,
+        spec.timeout_ms.unwrap_or(120_000),
+    )
+}
+
+/// The record of a finished run.
+pub fn settle(j: &mut Job, o: &Outcome, total: u64) {
+    j.duration_ms = Some(o.duration.as_millis() as u64);
+    j.output_bytes = Some(total);
+    j.processes_ended = o.ended;
+    match o.exit {
+        Exit::Code(c) => j.exit_code = Some(c),
+        Exit::Signal(s) => j.signal = Some(proc::signal_name(s)),
+    }
+    j.state = if o.timed_out {
+        State::TimedOut
+    } else if j.kill_requested {
+        State::Killed
+    } else {
+        match o.exit {
+            Exit::Code(_) => State::Exited,
+            Exit::Signal(_) => State::Killed,
+        }
+    };
+}
+
+pub fn secs(ms: u64) -> String {
+    format!("{:.1} s", ms as f64 / 1000.0)
+}
+
+fn report(
+    ctx: &Ctx,
+    job: &Job,
+    o: &Outcome,
+    captured: Captured,
+    timeout_ms: u64,
+) -> Result<Success> {
+    let mut out = String::new();
+    if let Some(d) = &job.description {
+        out.push_str(&format!("Ran: {d}\n"));
+    }
+    out.push_str(&captured.text);
+    if let Some(e) = &captured.log_error {
+        ctx.warn(format!("the log could not be written completely ({e})"));
+    }
+    if captured.log_full {
+        out.push_str(&format!(
+            "(The log kept the first {} MiB only.)\n",
+            capture::LOG_CAP >> 20
+        ));
+    }
+    if o.ended_leftovers && o.ended > 0 {
+        out.push_str(&format!(
+            "Ended {} process(es) still running after the shell exited; to keep a process running, start it with background: true.\n",
+            o.ended
+        ));
+    }
+    if job.kill_requested && !o.timed_out {
+        out.push_str("Ended by `jobs` action kill.\n");
+    }
+    let took = secs(job.duration_ms());
+    let last = if o.timed_out {
+        format!(
+            "Timed out after {}; {} processes ended",
+            secs(timeout_ms),
+            o.ended
+        )
+    } else {
+        match o.exit {
+            Exit::Code(c) => format!("Exit code: {c} ({took})"),
+            Exit::Signal(s) => format!("Killed by signal {} ({took})", proc::signal_name(s)),
+        }
+    };
+    out.push_str(&last);
+    let mut data = json!({
+        "id": job.id,
+        "duration_ms": job.duration_ms(),
+        "output_bytes": captured.total,
+        "truncated": captured.truncated,
+        "cwd": job.cwd,
+        "log": record::log_path(&state::session_dir(ctx), &job.id).to_string_lossy(),
+        "processes_ended": o.ended,
+    });
+    match o.exit {
+        Exit::Code(c) => data["exit_code"] = json!(c),
+        Exit::Signal(s) => data["signal"] = json!(proc::signal_name(s)),
+    }
+    if let Some(d) = &job.description {
+        data["description"] = json!(d);
+    }
+    if o.timed_out {
+        return Err(ToolError::new(Code::Timeout, out)
+            .with("timeout_ms", timeout_ms)
+            .data(data));
+    }
+    match o.exit {
+        Exit::Code(0) if !job.kill_requested => Ok(Success::new(out, data)),
+        Exit::Code(c) => Err(ToolError::new(Code::CommandFailed, out)
+            .with("exit_code", c)
+            .data(data)),
+        Exit::Signal(s) => Err(ToolError::new(Code::CommandFailed, out)
+            .with("signal", proc::signal_name(s))
+            .data(data)),
+    }
+}

@@ -1,0 +1,520 @@
+//! `jobs` (SPEC §15, 16.8): the session's runs — list them, page a log, wait for the end, kill.
+//! Everything comes from the job records and logs in the state dir, so this works from any
+//! `loopr-tool` process, not only the one that started the job.
+
+use crate::caps;
+use crate::context::Ctx;
+use crate::envelope::Success;
+use crate::error::{Code, Result, ToolError};
+use crate::state::{self, StateLock};
+use crate::tool::{Hints, Tool};
+use crate::tools::run::clean::Cleaner;
+use crate::tools::run::proc::{self, ProcId};
+use crate::tools::run::record::{self, Job, State};
+use crate::tools::run::secs;
+use grep_matcher::Matcher;
+use grep_regex::RegexMatcher;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::collections::HashSet;
+use std::io::{Read, Seek, SeekFrom};
+use std::os::fd::AsRawFd;
+use std::time::{Duration, Instant};
+
+pub struct Jobs;
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// Every run of the session, newest first.
+    #[default]
+    List,
+    /// A job's log from `offset`, cleaned and capped; `block` waits for the job to end first.
+    Output,
+    /// End the job and everything it started.
+    Kill,
+    /// Wait for the job to end (up to `timeout_ms`), then show its output: `output` with `block`.
+    Wait,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Input {
+    /// `list` (default), `output`, `kill` or `wait`.
+    #[schemars(extend("default" = "list"))]
+    pub action: Option<Action>,
+    /// The job's id (from run's `data.id`), for output, kill and wait.
+    pub id: Option<String>,
+    /// output/wait: where in the raw log to start, in bytes (a cut output and each page name
+    /// the next offset). Default 0.
+    pub offset: Option<u64>,
+    /// output: wait for the job to end (or `timeout_ms`) before answering. Default false.
+    #[schemars(extend("default" = false))]
+    pub block: Option<bool>,
+    /// output with block, and wait: how long to wait, in milliseconds.
+    #[schemars(range(min = 1, max = 600_000), extend("default" = 30_000))]
+    pub timeout_ms: Option<u64>,
+    /// output/wait: keep only the lines matching this regular expression.
+    pub filter: Option<String>,
+    /// output/wait without `offset`: start where the previous `since_last` call of this job
+    /// stopped, so each call shows only what is new. Default false.
+    #[schemars(extend("default" = false))]
+    pub since_last: Option<bool>,
+}
+
+impl Tool for Jobs {
+    type Input = Input;
+    const NAME: &'static str = "jobs";
+    const SUMMARY: &'static str = "List, page, wait for and kill the session's runs";
+    const DESCRIPTION: &'static str = "Looks after the session's runs, background ones above all. `list` (default): every run, newest first, with its state (running, exited N, killed, timed out). \
+`output` with `id`: the run's log from `offset` (bytes; each page names the next offset), cleaned like run's output, with the job's state; `block: true` first waits for the job to end or for `timeout_ms` (default 30000). `wait` is output with block. `filter` keeps matching lines; `since_last: true` shows only what is new since the previous such call. \
+`kill` with `id`: ends the job and every process it started (SIGTERM, then SIGKILL after 2 s); a job that already ended is not an error. Works from any loopr-tool process of the same session.";
+    const POSITIONALS: &'static [&'static str] = &["action"];
+    const EXAMPLES: &'static str = "  echo '{\"action\": \"output\", \"id\": \"3\", \"block\": true}' | loopr-tool jobs\n  loopr-tool jobs kill --id 3";
+    const HINTS: Hints = Hints::DESTRUCTIVE;
+
+    fn read_only(input: &Input) -> bool {
+        // SPEC 16.9: list and output only look (a since_last bookmark is not worth a writer slot).
+        matches!(
+            input.action.unwrap_or_default(),
+            Action::List | Action::Output
+        )
+    }
+
+    fn run(ctx: &Ctx, input: Input) -> Result<Success> {
+        let action = input.action.unwrap_or_default();
+        check_fields(action, &input)?;
+        match action {
+            Action::List => list(ctx),
+            Action::Output | Action::Wait => output(ctx, action, &input),
+            Action::Kill => kill(ctx, input.id.as_deref().unwrap_or_default()),
+        }
+    }
+}
+
+/// A field the action does not use is refused by name (SPEC 16.8), as todo does.
+fn check_fields(action: Action, i: &Input) -> Result<()> {
+    let word = match action {
+        Action::List => "list",
+        Action::Output => "output",
+        Action::Kill => "kill",
+        Action::Wait => "wait",
+    };
+    let given = [
+        ("id", i.id.is_some()),
+        ("offset", i.offset.is_some()),
+        ("block", i.block.is_some()),
+        ("timeout_ms", i.timeout_ms.is_some()),
+        ("filter", i.filter.is_some()),
+        ("since_last", i.since_last.is_some()),
+    ];
+    let allowed: &[&str] = match action {
+        Action::List => &[],
+        Action::Kill => &["id"],
+        Action::Output => &[
+            "id",
+            "offset",
+            "block",
+            "timeout_ms",
+            "filter",
+            "since_last",
+        ],
+        Action::Wait => &["id", "offset", "timeout_ms", "filter", "since_last"],
+    };
+    for (field, present) in given {
+        if present && !allowed.contains(&field) {
+            return Err(ToolError::invalid(
+                field,
+                format!("field `{field}` is not used by action `{word}`"),
+            )
+            .hint(if action == Action::Wait && field == "block" {
+                "wait always blocks; use action output with block: false to look without waiting."
+            } else {
+                "Leave it out, or pick the action that uses it."
+            }));
+        }
+    }
+    if action != Action::List && i.id.is_none() {
+        return Err(
+            ToolError::invalid("id", format!("action `{word}` needs the job's `id`"))
+                .hint("`jobs` with action list shows the ids."),
+        );
+    }
+    if action == Action::Output && i.timeout_ms.is_some() && i.block != Some(true) {
+        return Err(ToolError::invalid(
+            "timeout_ms",
+            "field `timeout_ms` only applies with block: true",
+        ));
+    }
+    Ok(())
+}
+
+fn find(ctx: &Ctx, id: &str) -> Result<Job> {
+    let lock = StateLock::acquire(ctx)?;
+    let jobs = record::load_settled(&lock)?;
+    jobs.jobs.into_iter().find(|j| j.id == id).ok_or_else(|| {
+        ToolError::new(
+            Code::NotFound,
+            format!("no job {id:?} in session {}", ctx.session),
+        )
+        .with("id", id)
+        .hint("`jobs` with action list shows the session's jobs (the last 20 runs are kept).")
+    })
+}
+
+fn item(j: &Job) -> Value {
+    json!({
+        "id": j.id,
+        "description": j.description,
+        "command": j.command,
+        "state": j.state,
+        "exit_code": j.exit_code,
+        "signal": j.signal,
+        "started_at": j.started_at,
+        "duration_ms": j.duration_ms(),
+        "background": j.background,
+        "cwd": j.cwd,
+        "output_bytes": j.output_bytes,
+    })
+}
+
+fn list(ctx: &Ctx) -> Result<Success> {
+    let jobs = {
+        let lock = StateLock::acquire(ctx)?;
+        record::load_settled(&lock)?
+    };
+    let newest_first: Vec<&Job> = jobs.jobs.iter().rev().collect();
+    let mut lines = vec![];
+    if newest_first.is_empty() {
+        lines.push(format!("No jobs in session {}.", ctx.session));
+    }
+    for j in &newest_first {
+        let label = if j.description.is_some() {
+            format!("{} ({})", j.label(), one_line(&j.command, 80))
+        } else {
+            one_line(&j.command, 120)
+        };
+        lines.push(format!(
+            "{:>4}  {:<14} {:>9}  {}{}  [started {}]",
+            j.id,
+            j.state_text(),
+            secs(j.duration_ms()),
+            if j.background { "(background) " } else { "" },
+            label,
+            j.started_at
+        ));
+    }
+    let (output, _) = caps::fit(&lines, caps::OTHER, |k| {
+        (k < lines.len()).then(|| {
+            format!(
+                "({} more jobs not shown; data.jobs has them all)",
+                lines.len() - k
+            )
+        })
+    });
+    let running = jobs
+        .jobs
+        .iter()
+        .filter(|j| j.state == State::Running)
+        .count();
+    Ok(Success::new(
+        output,
+        json!({
+            "jobs": newest_first.iter().map(|j| item(j)).collect::<Vec<_>>(),
+            "running": running,
+        }),
+    ))
+}
+
+fn one_line(s: &str, max: usize) -> String {
+    let flat = s.replace('\n', "⏎");
+    if flat.chars().count() <= max {
+        return flat;
+    }
+    let mut out: String = flat.chars().take(max - 1).collect();
+    out.push('…');
+    out
+}
+
+/// Waits until the job is no longer running or `timeout` passes; returns the record.
+fn wait_for_end(ctx: &Ctx, job: Job, timeout: Duration) -> Result<Job> {
+    let stop = Instant::now() + timeout;
+    let mut job = job;
+    while job.state == State::Running {
+        let left = stop.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            break;
+        }
+        // A supervisor exits right after recording the end: its pidfd wakes us at once. A
+        // foreground owner lives on (or there are no pidfds): look every 50 ms.
+        let exit_fd = job
+            .owner
+            .filter(|o| job.background && o.alive())
+            .and_then(|o| proc::exit_fd(o.pid).filter(|_| o.alive()));
+        match exit_fd {
+            Some(fd) => {
+                let mut p = libc::pollfd {
+                    fd: fd.as_raw_fd(),
+                    events: libc::POLLIN,
+                    revents: 0,
+                };
+                // SAFETY: one valid pollfd.
+                unsafe { libc::poll(&mut p, 1, left.as_millis().min(i32::MAX as u128) as i32) };
+            }
+            None => std::thread::sleep(left.min(Duration::from_millis(50))),
+        }
+        job = find(ctx, &job.id)?;
+    }
+    Ok(job)
+}
+
+fn output(ctx: &Ctx, action: Action, input: &Input) -> Result<Success> {
+    let id = input.id.as_deref().unwrap_or_default();
+    let mut job = find(ctx, id)?;
+    let timeout = Duration::from_millis(input.timeout_ms.unwrap_or(30_000));
+    let blocked = action == Action::Wait || input.block == Some(true);
+    if blocked {
+        job = wait_for_end(ctx, job, timeout)?;
+    }
+    let filter = match &input.filter {
+        Some(f) => Some(RegexMatcher::new(f).map_err(|e| {
+            ToolError::new(Code::InvalidRegex, format!("filter does not compile: {e}"))
+                .with("field", "filter")
+        })?),
+        None => None,
+    };
+    let since_last = input.since_last == Some(true) && input.offset.is_none();
+    let offset = match (input.offset, since_last) {
+        (Some(o), _) => o,
+        (None, true) => job.read_offset,
+        (None, false) => 0,
+    };
+    let log = record::log_path(&state::session_dir(ctx), &job.id);
+    let page = page(&log, offset, caps::OTHER - 600, filter.as_ref())?;
+    if since_last {
+        record::update(ctx, &job.id, |j| j.read_offset = page.next_offset)?;
+    }
+    let mut out = page.text.clone();
+    if page.text.is_empty() {
+        out.push_str(if offset > 0 {
+            "(no output past this offset yet)\n"
+        } else {
+            "(no output yet)\n"
+        });
+    }
+    if page.more {
+        out.push_str(&format!(
+            "[more output: continue with offset {} (the log holds {} bytes)]\n",
+            page.next_offset, page.log_bytes
+        ));
+    }
+    if let Some(n) = &job.note {
+        out.push_str(&format!("Note: {n}\n"));
+    }
+    out.push_str(&state_line(&job, blocked));
+    let mut data = item(&job);
+    data["offset"] = json!(offset);
+    data["next_offset"] = json!(page.next_offset);
+    data["log_bytes"] = json!(page.log_bytes);
+    data["truncated"] = json!(page.more);
+    Ok(Success::new(out, data))
+}
+
+fn state_line(j: &Job, blocked: bool) -> String {
+    let took = secs(j.duration_ms());
+    match j.state {
+        State::Running if blocked => {
+            format!(
+                "Job {} is still running ({took} so far); the wait ran out",
+                j.id
+            )
+        }
+        State::Running => format!("Job {} is running ({took} so far)", j.id),
+        State::Exited => format!(
+            "Job {} exited with code {} ({took})",
+            j.id,
+            j.exit_code.unwrap_or(-1)
+        ),
+        State::Killed => format!(
+            "Job {} was killed{} ({took})",
+            j.id,
+            j.signal
+                .as_ref()
+                .map(|s| format!(" by signal {s}"))
+                .unwrap_or_default()
+        ),
+        State::TimedOut => format!(
+            "Job {} timed out ({took}); {} processes ended",
+            j.id, j.processes_ended
+        ),
+    }
+}
+
+pub struct Page {
+    pub text: String,
+    pub next_offset: u64,
+    pub log_bytes: u64,
+    pub more: bool,
+}
+
+/// Whole cleaned lines of the log from `offset` that fit in `budget` characters. A first line
+/// longer than the budget shows its start, so paging always moves on.
+pub fn page(
+    path: &std::path::Path,
+    offset: u64,
+    budget: usize,
+    filter: Option<&RegexMatcher>,
+) -> Result<Page> {
+    let mut file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(Page {
+                text: String::new(),
+                next_offset: offset,
+                log_bytes: 0,
+                more: false,
+            });
+        }
+        Err(e) => return Err(ToolError::state(&e, path)),
+    };
+    let log_bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
+    if offset >= log_bytes {
+        return Ok(Page {
+            text: String::new(),
+            next_offset: offset,
+            log_bytes,
+            more: false,
+        });
+    }
+    file.seek(SeekFrom::Start(offset))
+        .map_err(|e| ToolError::state(&e, path))?;
+    let mut text = String::new();
+    let mut used = 0usize;
+    let mut next = offset;
+    let mut current = String::new();
+    let mut full = false;
+    let mut take = |piece: &str, end: u64, ends_line: bool| -> bool {
+        if full {
+            return false;
+        }
+        current.push_str(piece);
+        if !ends_line {
+            return true;
+        }
+        let line = std::mem::take(&mut current);
+        if filter.is_some_and(|m| !m.is_match(line.as_bytes()).unwrap_or(false)) {
+            next = end;
+            return true;
+        }
+        let n = line.chars().count() + 1;
+        if used + n > budget {
+            if used == 0 {
+                text.extend(line.chars().take(budget.saturating_sub(40)));
+                text.push_str(" … [line cut]\n");
+                next = end;
+            }
+            full = true;
+            return false;
+        }
+        used += n;
+        text.push_str(&line);
+        text.push('\n');
+        next = end;
+        true
+    };
+    let mut cleaner = Cleaner::new(offset);
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut left = log_bytes - offset;
+    while left > 0 {
+        let want = buf.len().min(left as usize);
+        let n = match file.read(&mut buf[..want]) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) => return Err(ToolError::state(&e, path)),
+        };
+        left -= n as u64;
+        if !cleaner.feed(&buf[..n], &mut take) {
+            break;
+        }
+    }
+    cleaner.finish(&mut take);
+    Ok(Page {
+        text,
+        next_offset: next,
+        log_bytes,
+        more: next < log_bytes,
+    })
+}
+
+/// `kill`: asks the job's owner to record `killed`, then ends every process below the owner
+/// (SIGTERM, SIGKILL after 2 s), each checked by start time, and waits for the record.
+fn kill(ctx: &Ctx, id: &str) -> Result<Success> {
+    let job = find(ctx, id)?;
+    if job.state != State::Running {
+        let out = format!(
+            "Job {} had already ended ({}); nothing to kill\n",
+            job.id,
+            job.state_text()
+        );
+        return Ok(Success::new(out, item(&job)));
+    }
+    let ended = end_job(ctx, &job)?;
+    let job = find(ctx, id)?;
+    let mut out = format!("Killed job {}: {}\n", job.id, job.label());
+    out.push_str(&format!("{} process(es) ended\n", ended));
+    out.push_str(&state_line(&job, false));
+    let mut data = item(&job);
+    data["processes_ended"] = json!(ended);
+    Ok(Success::new(out, data))
+}
+
+/// Ends a running job's tree and waits (bounded) for its owner to record the end. Returns how
+/// many processes were signalled.
+pub fn end_job(ctx: &Ctx, job: &Job) -> Result<usize> {
+    record::update(ctx, &job.id, |j| j.kill_requested = true)?;
+    let Some(owner) = job.owner.filter(|o| o.alive()) else {
+        return Ok(0); // load_settled records it as killed
+    };
+    if owner == ProcId::me() {
+        return Ok(0); // our own foreground run cannot be waiting: we are here
+    }
+    let mut seen = HashSet::new();
+    proc::signal_descendants(owner.pid, libc::SIGTERM, &mut seen);
+    let settled = |ctx: &Ctx| record::peek(ctx, &job.id).is_none_or(|j| j.state != State::Running);
+    let stop = Instant::now() + Duration::from_secs(2);
+    while !settled(ctx) && Instant::now() < stop && owner.alive() {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    if !settled(ctx) && owner.alive() {
+        let stop = Instant::now() + Duration::from_secs(5);
+        while !settled(ctx) && Instant::now() < stop && owner.alive() {
+            proc::signal_descendants(owner.pid, libc::SIGKILL, &mut seen);
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    Ok(seen.len())
+}
+
+/// Ends every running job of the session (`session reset`). Returns how many.
+pub fn end_all(ctx: &Ctx) -> Result<usize> {
+    let jobs = {
+        let lock = StateLock::acquire(ctx)?;
+        record::load_settled(&lock)?
+    };
+    let mut n = 0;
+    for j in jobs.jobs.iter().filter(|j| j.state == State::Running) {
+        end_job(ctx, j)?;
+        n += 1;
+    }
+    Ok(n)
+}
+
+/// Running jobs of the session (for `session show`).
+pub fn running(lock: &StateLock) -> Result<usize> {
+    Ok(record::load_settled(lock)?
+        .jobs
+        .iter()
+        .filter(|j| j.state == State::Running)
+        .count())
+}

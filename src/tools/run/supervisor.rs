@@ -1,0 +1,222 @@
+//! Background jobs (SPEC §15): `run` with `background: true` starts a supervisor — this same
+//! binary, as the hidden `__job` command — detached in a session of its own and orphaned on
+//! purpose (a double fork), so the `loopr-tool` that started it may exit at once. The supervisor
+//! is the child subreaper of the job: it starts the shell, writes the log, ends what the shell
+//! leaves behind, and records the exit. `jobs` in any later process reads that record.
+//!
+//! The handshake: the order (JSON) goes to the supervisor's stdin; it answers one line on its
+//! stdout — `ok` once the shell runs and the record names the supervisor as owner, or `err …`
+//! (e.g. `network: none` refused) — so `run` reports a failed start as its own error.
+
+use super::capture::Capture;
+use super::exec::{self, Spec};
+use super::proc::{self, ProcId};
+use super::record::{self, Job};
+use crate::context::{Ctx, Globals};
+use crate::envelope::{Format, Success};
+use crate::error::{Code, Result, ToolError};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+/// The hidden subcommand that runs a supervisor.
+pub const COMMAND: &str = "__job";
+
+#[derive(Serialize, Deserialize)]
+struct Order {
+    root: PathBuf,
+    session: String,
+    state_dir: PathBuf,
+    id: String,
+    spec: Spec,
+}
+
+/// `run` with `background: true`: records the job, starts its supervisor, waits for its word.
+pub fn start(ctx: &Ctx, job: Job, spec: Spec) -> Result<Success> {
+    let job = record::begin(ctx, job)?;
+    let order = Order {
+        root: ctx.root_real.clone(),
+        session: ctx.session.clone(),
+        state_dir: ctx.state_dir.clone(),
+        id: job.id.clone(),
+        spec,
+    };
+    if let Err(e) = launch(&order) {
+        let _ = record::forget(ctx, &job.id);
+        return Err(e);
+    }
+    let mut out = String::new();
+    out.push_str(&format!(
+        "Started job {} in the background: {}\n",
+        job.id,
+        job.label()
+    ));
+    out.push_str(&format!(
+        "Its output goes to its log. Page it with jobs (action \"output\", id \"{0}\"; block: true waits for the end); stop it with jobs (action \"kill\", id \"{0}\").\n",
+        job.id
+    ));
+    let mut data = json!({
+        "id": job.id,
+        "background": true,
+        "state": "running",
+        "cwd": job.cwd,
+        "started_at": job.started_at,
+        "log": record::log_path(&crate::state::session_dir(ctx), &job.id).to_string_lossy(),
+    });
+    if let Some(d) = &job.description {
+        data["description"] = json!(d);
+    }
+    Ok(Success::new(out, data))
+}
+
+fn launch(order: &Order) -> Result<()> {
+    let fail = |e: std::io::Error| {
+        ToolError::new(
+            Code::IoError,
+            format!("could not start the background job's supervisor: {e}"),
+        )
+    };
+    // /proc/self/exe, not the path we were started by: it still works if the binary on disk
+    // was replaced since.
+    let mut cmd = Command::new("/proc/self/exe");
+    cmd.arg(COMMAND)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    // SAFETY: fork, setsid and _exit are async-signal-safe. The intermediate child exits at
+    // once, so the supervisor is orphaned (to init, or to the nearest subreaper above us) and
+    // never becomes part of any tree a foreground run of this process ends.
+    unsafe {
+        cmd.pre_exec(|| match libc::fork() {
+            -1 => Err(std::io::Error::last_os_error()),
+            0 => {
+                libc::setsid();
+                Ok(())
+            }
+            _ => libc::_exit(0),
+        });
+    }
+    let mut child = cmd.spawn().map_err(fail)?;
+    // Take the pipes before reaping the intermediate: `wait` closes stdin.
+    let mut stdin = child.stdin.take().expect("piped");
+    let stdout = child.stdout.take().expect("piped");
+    let _ = child.wait();
+    let order_json = serde_json::to_vec(order).map_err(|e| ToolError::internal(e.to_string()))?;
+    stdin.write_all(&order_json).map_err(fail)?;
+    drop(stdin);
+    let mut answer = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut answer)
+        .map_err(fail)?;
+    match answer
+        .trim_end()
+        .split_once(' ')
+        .unwrap_or((answer.trim_end(), ""))
+    {
+        ("ok", _) => Ok(()),
+        ("err", msg) => match serde_json::from_str::<ErrWord>(msg) {
+            Ok(w) => Err(ToolError::new(Code::IoError, w.message).hint(w.hint)),
+            Err(_) => Err(ToolError::new(Code::IoError, msg.to_string())),
+        },
+        _ => Err(ToolError::new(
+            Code::IoError,
+            "the background job's supervisor ended before starting the command",
+        )),
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct ErrWord {
+    message: String,
+    hint: String,
+}
+
+/// The supervisor's life: `loopr-tool __job`, its order on stdin.
+pub fn main() -> i32 {
+    let mut raw = vec![];
+    if std::io::stdin().read_to_end(&mut raw).is_err() {
+        return 1;
+    }
+    let Ok(order) = serde_json::from_slice::<Order>(&raw) else {
+        answer("err {\"message\":\"unreadable order\",\"hint\":\"\"}");
+        return 1;
+    };
+    let g = Globals {
+        root: Some(order.root.clone()),
+        session: Some(order.session.clone()),
+        state_dir: Some(order.state_dir.clone()),
+        no_sandbox: true,
+        no_read_check: true,
+        allow_private: false,
+        allow_dangerous: false,
+        format: Format::Json,
+        pretty: false,
+    };
+    let Ok(ctx) = Ctx::new(&g) else {
+        answer("err {\"message\":\"the root or state directory is gone\",\"hint\":\"\"}");
+        return 1;
+    };
+    let Some(job) = record::peek(&ctx, &order.id) else {
+        answer("err {\"message\":\"the job record is gone\",\"hint\":\"\"}");
+        return 1;
+    };
+    let mut capture = Capture::new(super::open_log(&ctx, &order.id), super::budget(&job));
+    proc::set_subreaper(true);
+    let running = match exec::spawn(&order.spec, false) {
+        Ok(r) => r,
+        Err(e) => {
+            let err = super::spawn_error(&e, &order.spec);
+            let word = ErrWord {
+                message: err.message,
+                hint: err.hint.unwrap_or_default(),
+            };
+            answer(&format!(
+                "err {}",
+                serde_json::to_string(&word).unwrap_or_default()
+            ));
+            return 1;
+        }
+    };
+    let me = ProcId::me();
+    let _ = record::update(&ctx, &order.id, |j| j.owner = Some(me));
+    answer("ok");
+    // From here on nobody listens: the starter has gone.
+    detach_stdio();
+    let outcome = exec::finish(
+        running,
+        &mut capture,
+        order.spec.timeout_ms.map(Duration::from_millis),
+    );
+    let captured = capture.finish(&super::page_hint(&order.id));
+    let _ = record::update(&ctx, &order.id, |j| {
+        super::settle(j, &outcome, captured.total)
+    });
+    0
+}
+
+fn answer(line: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+/// stdin and stdout onto /dev/null, so the starter's pipe reaches EOF and a write can never
+/// raise SIGPIPE here.
+fn detach_stdio() {
+    if let Ok(null) = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/null")
+    {
+        use std::os::fd::AsRawFd;
+        // SAFETY: dup2 onto the standard descriptors of this single-purpose process.
+        unsafe {
+            libc::dup2(null.as_raw_fd(), 0);
+            libc::dup2(null.as_raw_fd(), 1);
+        }
+    }
+}
