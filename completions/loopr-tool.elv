@@ -38,6 +38,8 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand grep 'Search file contents with a regex (ripgrep''s engine)'
             cand tree 'Show a directory tree'
             cand fetch 'Fetch a web page as clean Markdown (http/https, public hosts only)'
+            cand run 'Run a shell command (timeout, clean capped output, background jobs)'
+            cand jobs 'List, page, wait for and kill the session''s runs'
             cand todo 'Keep this session''s todo list (TodoWrite-style or step by step)'
             cand session 'Show or reset this session''s state (reads, todos, undo)'
             cand undo 'Undo this session''s most recent write or edit'
@@ -202,6 +204,50 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'loopr-tool;run'= {
+            cand --command 'The command, run by `bash -c` (or `sh -c` where there is no bash). [required]'
+            cand --timeout-ms 'Milliseconds before the command and everything it started are ended (SIGTERM, then SIGKILL after 2 s). A background job has no time limit unless this is given. [default: 120000]'
+            cand --cwd 'Working directory, inside the sandbox. Default: the root.'
+            cand --env 'Extra environment variables (they may override the non-interactive defaults).'
+            cand --stdin 'Text fed to the command''s stdin. Without it stdin is /dev/null, so nothing waits for input.'
+            cand --network '`inherit` (default) or `none`: no network at all, only a private loopback. [default: inherit]'
+            cand --description 'A few words on what the command is for, shown in the output and in `jobs`.'
+            cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
+            cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
+            cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
+            cand --format 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]'
+            cand --background 'Start the command detached and return its job id at once; see `jobs`. [default: false]'
+            cand --no-background 'Sets background to false'
+            cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+            cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+            cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+            cand --allow-dangerous 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+            cand --pretty 'Indent the JSON'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'loopr-tool;jobs'= {
+            cand --action '`list` (default), `output`, `kill` or `wait`. [default: list]'
+            cand --id 'The job''s id (from run''s `data.id`), for output, kill and wait.'
+            cand --offset 'output/wait: where in the raw log to start, in bytes (a cut output and each page name the next offset). Default 0.'
+            cand --timeout-ms 'output with block, and wait: how long to wait, in milliseconds. [default: 30000]'
+            cand --filter 'output/wait: keep only the lines matching this regular expression.'
+            cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
+            cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
+            cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
+            cand --format 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]'
+            cand --block 'output: wait for the job to end (or `timeout_ms`) before answering. Default false. [default: false]'
+            cand --no-block 'Sets block to false'
+            cand --since-last 'output/wait without `offset`: start where the previous `since_last` call of this job stopped, so each call shows only what is new. Default false. [default: false]'
+            cand --no-since-last 'Sets since_last to false'
+            cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+            cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+            cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+            cand --allow-dangerous 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+            cand --pretty 'Indent the JSON'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'loopr-tool;todo'= {
             cand --action '`list` (default), `write` (todos), `add` (content or items), `start` (id), `complete` (id), `update` (id and any of content, status, active_form), `remove` (id), `clear`. [default: list]'
             cand --todos 'write: the whole new list, `[{content, status, active_form?}]`. An item whose content equals an existing item''s keeps that item''s id. Two items `in_progress` is invalid_input, the rule `start` enforces: it is about the list, not about how the list was sent.'
@@ -313,6 +359,8 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand grep 'Search file contents with a regex (ripgrep''s engine)'
             cand tree 'Show a directory tree'
             cand fetch 'Fetch a web page as clean Markdown (http/https, public hosts only)'
+            cand run 'Run a shell command (timeout, clean capped output, background jobs)'
+            cand jobs 'List, page, wait for and kill the session''s runs'
             cand todo 'Keep this session''s todo list (TodoWrite-style or step by step)'
             cand session 'Show or reset this session''s state (reads, todos, undo)'
             cand undo 'Undo this session''s most recent write or edit'
@@ -335,6 +383,10 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
         &'loopr-tool;help;tree'= {
         }
         &'loopr-tool;help;fetch'= {
+        }
+        &'loopr-tool;help;run'= {
+        }
+        &'loopr-tool;help;jobs'= {
         }
         &'loopr-tool;help;todo'= {
         }

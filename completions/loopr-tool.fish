@@ -43,6 +43,8 @@ complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "glob" -d 'Fin
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "grep" -d 'Search file contents with a regex (ripgrep\'s engine)'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "tree" -d 'Show a directory tree'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "fetch" -d 'Fetch a web page as clean Markdown (http/https, public hosts only)'
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "run" -d 'Run a shell command (timeout, clean capped output, background jobs)'
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "jobs" -d 'List, page, wait for and kill the session\'s runs'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "todo" -d 'Keep this session\'s todo list (TodoWrite-style or step by step)'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "session" -d 'Show or reset this session\'s state (reads, todos, undo)'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "undo" -d 'Undo this session\'s most recent write or edit'
@@ -196,6 +198,50 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l allow-pr
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l pretty -d 'Indent the JSON'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l command -d 'The command, run by `bash -c` (or `sh -c` where there is no bash). [required]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l timeout-ms -d 'Milliseconds before the command and everything it started are ended (SIGTERM, then SIGKILL after 2 s). A background job has no time limit unless this is given. [default: 120000]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l cwd -d 'Working directory, inside the sandbox. Default: the root.' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l env -d 'Extra environment variables (they may override the non-interactive defaults).' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l stdin -d 'Text fed to the command\'s stdin. Without it stdin is /dev/null, so nothing waits for input.' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l network -d '`inherit` (default) or `none`: no network at all, only a private loopback. [default: inherit]' -r -f -a "inherit\t''
+none\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l description -d 'A few words on what the command is for, shown in the output and in `jobs`.' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
+text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l background -d 'Start the command detached and return its job id at once; see `jobs`. [default: false]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l no-background -d 'Sets background to false'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l action -d '`list` (default), `output`, `kill` or `wait`. [default: list]' -r -f -a "list\t''
+output\t''
+kill\t''
+wait\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l id -d 'The job\'s id (from run\'s `data.id`), for output, kill and wait.' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l offset -d 'output/wait: where in the raw log to start, in bytes (a cut output and each page name the next offset). Default 0.' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l timeout-ms -d 'output with block, and wait: how long to wait, in milliseconds. [default: 30000]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l filter -d 'output/wait: keep only the lines matching this regular expression.' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
+text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l block -d 'output: wait for the job to end (or `timeout_ms`) before answering. Default false. [default: false]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l no-block -d 'Sets block to false'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l since-last -d 'output/wait without `offset`: start where the previous `since_last` call of this job stopped, so each call shows only what is new. Default false. [default: false]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l no-since-last -d 'Sets since_last to false'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l action -d '`list` (default), `write` (todos), `add` (content or items), `start` (id), `complete` (id), `update` (id and any of content, status, active_form), `remove` (id), `clear`. [default: list]' -r -f -a "list\t''
 write\t''
 add\t''
@@ -298,18 +344,20 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l allow-priv
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l pretty -d 'Indent the JSON'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -s h -l help -d 'Print help'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch todo session undo schema call batch mcp help" -f -a "read" -d 'Read a text file with line numbers'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch todo session undo schema call batch mcp help" -f -a "write" -d 'Create or overwrite a file'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch todo session undo schema call batch mcp help" -f -a "edit" -d 'Replace text in a file'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch todo session undo schema call batch mcp help" -f -a "glob" -d 'Find files by glob pattern, newest first'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch todo session undo schema call batch mcp help" -f -a "grep" -d 'Search file contents with a regex (ripgrep\'s engine)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch todo session undo schema call batch mcp help" -f -a "tree" -d 'Show a directory tree'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch todo session undo schema call batch mcp help" -f -a "fetch" -d 'Fetch a web page as clean Markdown (http/https, public hosts only)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch todo session undo schema call batch mcp help" -f -a "todo" -d 'Keep this session\'s todo list (TodoWrite-style or step by step)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch todo session undo schema call batch mcp help" -f -a "session" -d 'Show or reset this session\'s state (reads, todos, undo)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch todo session undo schema call batch mcp help" -f -a "undo" -d 'Undo this session\'s most recent write or edit'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch todo session undo schema call batch mcp help" -f -a "schema" -d 'Print the tool definitions to hand a model (anthropic, openai or mcp format)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch todo session undo schema call batch mcp help" -f -a "call" -d 'Run one tool call given as {"name", "input", "id"?} on stdin'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch todo session undo schema call batch mcp help" -f -a "batch" -d 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch todo session undo schema call batch mcp help" -f -a "mcp" -d 'Serve every tool over the Model Context Protocol on stdio'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch todo session undo schema call batch mcp help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "read" -d 'Read a text file with line numbers'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "write" -d 'Create or overwrite a file'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "edit" -d 'Replace text in a file'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "glob" -d 'Find files by glob pattern, newest first'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "grep" -d 'Search file contents with a regex (ripgrep\'s engine)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "tree" -d 'Show a directory tree'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "fetch" -d 'Fetch a web page as clean Markdown (http/https, public hosts only)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "run" -d 'Run a shell command (timeout, clean capped output, background jobs)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "jobs" -d 'List, page, wait for and kill the session\'s runs'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "todo" -d 'Keep this session\'s todo list (TodoWrite-style or step by step)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "session" -d 'Show or reset this session\'s state (reads, todos, undo)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "undo" -d 'Undo this session\'s most recent write or edit'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "schema" -d 'Print the tool definitions to hand a model (anthropic, openai or mcp format)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "call" -d 'Run one tool call given as {"name", "input", "id"?} on stdin'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "batch" -d 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "mcp" -d 'Serve every tool over the Model Context Protocol on stdio'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -175,7 +175,8 @@ pub static ALIASES: &[Alias] = &[
         name: "BashOutput",
         tool: "jobs",
         renames: &[("bash_id", "id"), ("timeout", "timeout_ms")],
-        fixed: &[("action", "\"output\"")],
+        // Without an offset, BashOutput shows what is new since its last call (SPEC 16.10).
+        fixed: &[("action", "\"output\""), ("since_last", "true")],
         ignored: &[],
     },
     Alias {

@@ -114,6 +114,7 @@ fn field_args(f: &Field) -> Vec<Arg> {
             args
         }
         Kind::StringArray => vec![base.action(ArgAction::Append).value_name("TEXT").help(help)],
+        Kind::StringMap => vec![base.action(ArgAction::Append).value_name("K=V").help(help)],
         _ => {
             let mut a = base.num_args(1).allow_hyphen_values(true).help(help);
             a = match f.kind {
@@ -168,6 +169,16 @@ fn cli_fields(tool: &dyn DynTool, m: &ArgMatches) -> Result<Map<String, Value>> 
                     _ => Some(vals.into_iter().map(|s| Value::String(s.clone())).collect()),
                 }
             }
+            Kind::StringMap => {
+                let vals: Vec<&String> = m
+                    .get_many::<String>(name)
+                    .map(|v| v.collect())
+                    .unwrap_or_default();
+                match vals.as_slice() {
+                    [one] if one.trim_start().starts_with('{') => Some(parse_json(name, one)?),
+                    _ => Some(string_map(name, &vals)?),
+                }
+            }
             _ => m
                 .get_one::<String>(name)
                 .map(|s| scalar(f, s))
@@ -202,6 +213,32 @@ fn cli_fields(tool: &dyn DynTool, m: &ArgMatches) -> Result<Map<String, Value>> 
     Ok(out)
 }
 
+/// `--env K=V --env K2=V2` as a JSON object; a name given twice is refused.
+fn string_map(field: &str, pairs: &[&String]) -> Result<Value> {
+    let mut map = Map::new();
+    for pair in pairs {
+        let Some((k, v)) = pair.split_once('=') else {
+            return Err(ToolError::invalid(
+                field,
+                format!(
+                    "--{} takes NAME=VALUE (or a JSON object), not {pair:?}",
+                    flag_name(field)
+                ),
+            ));
+        };
+        if map
+            .insert(k.to_string(), Value::String(v.to_string()))
+            .is_some()
+        {
+            return Err(ToolError::invalid(
+                field,
+                format!("--{}: {k} is given twice", flag_name(field)),
+            ));
+        }
+    }
+    Ok(Value::Object(map))
+}
+
 fn parse_json(field: &str, text: &str) -> Result<Value> {
     serde_json::from_str(text).map_err(|e| {
         ToolError::invalid(
@@ -230,7 +267,7 @@ fn scalar(f: &Field, s: &str) -> Result<Value> {
                     format!("field `{}` takes a number, not {s:?}", f.name),
                 )
             }),
-        Kind::Json | Kind::StringArray => parse_json(&f.name, s),
+        Kind::Json | Kind::StringArray | Kind::StringMap => parse_json(&f.name, s),
         Kind::Bool => Ok(Value::Bool(true)),
         Kind::String => Ok(Value::String(s.to_string())),
     }

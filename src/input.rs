@@ -270,6 +270,8 @@ pub enum Kind {
     String,
     /// An array of strings: the flag may repeat, or take one JSON array.
     StringArray,
+    /// An object of strings (run's `env`): the flag may repeat as `K=V`, or take one JSON object.
+    StringMap,
     /// Anything else takes JSON text.
     Json,
 }
@@ -282,6 +284,7 @@ impl Kind {
             Kind::Number => "number",
             Kind::String => "string",
             Kind::StringArray => "array of strings",
+            Kind::StringMap => "object of strings",
             Kind::Json => "JSON",
         }
     }
@@ -403,6 +406,12 @@ pub fn fields(schema: &Value) -> Vec<Field> {
                 Some("string") => Kind::String,
                 Some("array") if type_of(resolve(schema, &prop["items"])) == Some("string") => {
                     Kind::StringArray
+                }
+                Some("object")
+                    if type_of(resolve(schema, &prop["additionalProperties"]))
+                        == Some("string") =>
+                {
+                    Kind::StringMap
                 }
                 None if !choices.is_empty() => Kind::String,
                 None if string_or_strings(schema, prop) => Kind::StringArray,

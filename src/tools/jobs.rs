@@ -332,9 +332,17 @@ fn state_line(j: &Job, blocked: bool) -> String {
         }
         State::Running => format!("Job {} is running ({took} so far)", j.id),
         State::Exited => format!(
-            "Job {} exited with code {} ({took})",
+            "Job {} exited with code {} ({took}){}",
             j.id,
-            j.exit_code.unwrap_or(-1)
+            j.exit_code.unwrap_or(-1),
+            if j.processes_ended > 0 {
+                format!(
+                    "; {} process(es) it left running were ended",
+                    j.processes_ended
+                )
+            } else {
+                String::new()
+            }
         ),
         State::Killed => format!(
             "Job {} was killed{} ({took})",

@@ -25,6 +25,8 @@ SAMPLES = {
     "tree": {},
     "todo": {"action": "add", "content": "Ship it"},
     "session": {"action": "show"},
+    "run": {"command": "echo from mcp"},
+    "jobs": {"action": "list"},
     "undo": {},
 }
 

@@ -192,6 +192,27 @@ pub fn main() -> i32 {
         order.spec.timeout_ms.map(Duration::from_millis),
     );
     let captured = capture.finish(&super::page_hint(&order.id));
+    // The log is all a later reader has: say there what the end was like.
+    let note = if outcome.timed_out {
+        Some(format!(
+            "[loopr-tool: timed out after {}; {} processes ended]\n",
+            super::secs(order.spec.timeout_ms.unwrap_or(0)),
+            outcome.ended
+        ))
+    } else if outcome.ended_leftovers && outcome.ended > 0 {
+        Some(format!(
+            "[loopr-tool: the shell exited; {} process(es) it left running were ended]\n",
+            outcome.ended
+        ))
+    } else {
+        None
+    };
+    if let Some(note) = note {
+        let log = record::log_path(&crate::state::session_dir(&ctx), &order.id);
+        if let Ok(mut f) = std::fs::OpenOptions::new().append(true).open(log) {
+            let _ = f.write_all(note.as_bytes());
+        }
+    }
     let _ = record::update(&ctx, &order.id, |j| {
         super::settle(j, &outcome, captured.total)
     });
