@@ -554,3 +554,52 @@ fn other_agents_names_reach_run() {
     out.assert_ok();
     assert!(out.output().starts_with("cli alias\n"));
 }
+
+#[test]
+fn network_none_that_the_os_refuses_is_io_error_and_nothing_runs() {
+    // Inside a user namespace of its own, with no room for more user namespaces and without
+    // CAP_SYS_ADMIN, the kernel refuses both ways `run` makes a network namespace.
+    let env = Env::new();
+    let state = env.dir.path().join("nsstate");
+    let script = format!(
+        "echo 0 > /proc/sys/user/max_user_namespaces && for bg in no-background background; do LOOPR_STATE_DIR={state} setpriv --bounding-set=-sys_admin {bin} --root {root} run 'touch ran-$bg' --network none --$bg; echo; done; LOOPR_STATE_DIR={state} {bin} --root {root} jobs",
+        state = state.display(),
+        bin = common::bin().display(),
+        root = env.root.display(),
+    );
+    let o = std::process::Command::new("unshare")
+        .args(["-U", "-r", "--fork", "sh", "-c", &script])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<Value> = stdout
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    if lines.len() < 3 {
+        eprintln!(
+            "SKIPPED: cannot build the refusing namespace here: {stdout} {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        return;
+    }
+    for refused in &lines[..2] {
+        assert_eq!(refused["error"]["code"], "io_error", "{refused}");
+        assert!(
+            refused["output"]
+                .as_str()
+                .unwrap()
+                .contains("network namespace")
+        );
+    }
+    assert!(
+        !env.path("ran-no-background").exists() && !env.path("ran-background").exists(),
+        "nothing ran"
+    );
+    assert_eq!(
+        lines[2]["data"]["jobs"],
+        json!([]),
+        "a refused start leaves no job"
+    );
+}
