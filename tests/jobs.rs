@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Env, Out};
+use common::{Env, Out, Reaper};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
@@ -12,39 +12,8 @@ fn mark(name: &str) -> String {
     format!("loopr-jobs-{name}-{}", std::process::id())
 }
 
-/// Live processes whose environment holds the marker.
 fn alive(mark: &str) -> Vec<u32> {
-    let needle = format!("LOOPR_TEST_MARK={mark}");
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter_map(|e| e.file_name().to_string_lossy().parse::<u32>().ok())
-        .filter(|pid| {
-            let zombie = std::fs::read_to_string(format!("/proc/{pid}/stat"))
-                .map(|s| {
-                    s.rsplit(')')
-                        .next()
-                        .unwrap_or("")
-                        .trim_start()
-                        .starts_with('Z')
-                })
-                .unwrap_or(true);
-            !zombie
-                && std::fs::read(format!("/proc/{pid}/environ"))
-                    .is_ok_and(|env| env.split(|&b| b == 0).any(|kv| kv == needle.as_bytes()))
-        })
-        .collect()
-}
-
-struct Reaper(String, Vec<u32>);
-impl Drop for Reaper {
-    fn drop(&mut self) {
-        for pid in alive(&self.0).into_iter().chain(self.1.iter().copied()) {
-            let _ = std::process::Command::new("kill")
-                .args(["-KILL", &pid.to_string()])
-                .status();
-        }
-    }
+    common::marked_alive(mark)
 }
 
 fn start(env: &Env, command: &str, m: &str) -> String {

@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{Env, Out};
+use common::{Env, Out, Reaper};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
@@ -17,31 +17,8 @@ fn mark(name: &str) -> String {
     format!("loopr-test-{name}-{}", std::process::id())
 }
 
-/// Live processes whose environment holds `mark` (zombies do not count: they have ended).
 fn alive(mark: &str) -> Vec<u32> {
-    let needle = format!("LOOPR_TEST_MARK={mark}");
-    let mut out = vec![];
-    for e in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(pid) = e.file_name().to_string_lossy().parse::<u32>() else {
-            continue;
-        };
-        let Ok(environ) = std::fs::read(format!("/proc/{pid}/environ")) else {
-            continue;
-        };
-        let zombie = std::fs::read_to_string(format!("/proc/{pid}/stat"))
-            .map(|s| {
-                s.rsplit(')')
-                    .next()
-                    .unwrap_or("")
-                    .trim_start()
-                    .starts_with('Z')
-            })
-            .unwrap_or(true);
-        if !zombie && environ.split(|&b| b == 0).any(|kv| kv == needle.as_bytes()) {
-            out.push(pid);
-        }
-    }
-    out
+    common::marked_alive(mark)
 }
 
 /// Waits up to `within` for every marked process to be gone.
@@ -54,22 +31,6 @@ fn none_alive(mark: &str, within: Duration) -> Vec<u32> {
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-}
-
-/// Kills whatever a failed test left behind, so one failure does not leak processes.
-struct Reaper(String);
-impl Drop for Reaper {
-    fn drop(&mut self) {
-        for pid in alive(&self.0) {
-            unsafe_kill(pid);
-        }
-    }
-}
-
-fn unsafe_kill(pid: u32) {
-    let _ = std::process::Command::new("kill")
-        .args(["-KILL", &pid.to_string()])
-        .status();
 }
 
 fn run(env: &Env, input: Value) -> Out {
@@ -172,7 +133,7 @@ fn colours_progress_lines_and_bad_bytes_are_cleaned() {
 fn a_timeout_ends_the_whole_tree_including_setsid_nohup_and_double_forks() {
     let env = Env::new();
     let m = mark("timeout");
-    let _reaper = Reaper(m.clone());
+    let _reaper = Reaper(m.clone(), vec![]);
     let started = Instant::now();
     let out = run(
         &env,
@@ -218,7 +179,7 @@ fn a_timeout_ends_the_whole_tree_including_setsid_nohup_and_double_forks() {
 fn processes_left_running_after_the_shell_exits_are_ended() {
     let env = Env::new();
     let m = mark("leftover");
-    let _reaper = Reaper(m.clone());
+    let _reaper = Reaper(m.clone(), vec![]);
     // One holds the output pipe: drained for 2 s, then ended.
     let started = Instant::now();
     let out = run(

@@ -275,3 +275,46 @@ impl Drop for LockHolder {
         self.kill();
     }
 }
+
+/// Live processes (zombies do not count: they have ended) whose environment holds
+/// `LOOPR_TEST_MARK=<mark>`: how run's tests see what a command left behind without trusting the
+/// tool's own count.
+pub fn marked_alive(mark: &str) -> Vec<u32> {
+    let needle = format!("LOOPR_TEST_MARK={mark}");
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_string_lossy().parse::<u32>().ok())
+        .filter(|pid| {
+            let zombie = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .map(|s| {
+                    s.rsplit(')')
+                        .next()
+                        .unwrap_or("")
+                        .trim_start()
+                        .starts_with('Z')
+                })
+                .unwrap_or(true);
+            !zombie
+                && std::fs::read(format!("/proc/{pid}/environ"))
+                    .is_ok_and(|env| env.split(|&b| b == 0).any(|kv| kv == needle.as_bytes()))
+        })
+        .collect()
+}
+
+/// SIGKILLs, on drop, every process carrying the mark and the pids listed: a failing test
+/// leaves nothing running.
+pub struct Reaper(pub String, pub Vec<u32>);
+
+impl Drop for Reaper {
+    fn drop(&mut self) {
+        for pid in marked_alive(&self.0)
+            .into_iter()
+            .chain(self.1.iter().copied())
+        {
+            let _ = std::process::Command::new("kill")
+                .args(["-KILL", &pid.to_string()])
+                .status();
+        }
+    }
+}

@@ -323,39 +323,32 @@ mod tests {
         assert_eq!(clean(b"a\xffb\n"), "a\u{fffd}b\n");
         let text = "héllo wörld ✓\n".as_bytes();
         for cut in 0..text.len() {
-            let mut out = String::new();
-            let mut sink = |t: &str, _: u64, nl: bool| {
-                out.push_str(t);
-                if nl {
-                    out.push('\n');
-                }
-                true
-            };
-            let mut c = Cleaner::new(0);
-            c.feed(&text[..cut], &mut sink);
-            c.feed(&text[cut..], &mut sink);
-            c.finish(&mut sink);
-            assert_eq!(out, "héllo wörld ✓\n", "cut at {cut}");
+            assert_eq!(clean_split(text, cut), "héllo wörld ✓\n", "cut at {cut}");
         }
+    }
+
+    /// Cleans `raw` fed in two reads, split at `cut`.
+    fn clean_split(raw: &[u8], cut: usize) -> String {
+        let mut out = String::new();
+        let mut sink = |t: &str, _: u64, nl: bool| {
+            out.push_str(t);
+            if nl {
+                out.push('\n');
+            }
+            true
+        };
+        let mut c = Cleaner::new(0);
+        c.feed(&raw[..cut], &mut sink);
+        c.feed(&raw[cut..], &mut sink);
+        c.finish(&mut sink);
+        out
     }
 
     #[test]
     fn escapes_split_between_reads_are_still_removed() {
         let raw = b"x\x1b[38;5;196mred\x1b[0m\x1b]0;t\x07y\n";
         for cut in 0..raw.len() {
-            let mut out = String::new();
-            let mut sink = |t: &str, _: u64, nl: bool| {
-                out.push_str(t);
-                if nl {
-                    out.push('\n');
-                }
-                true
-            };
-            let mut c = Cleaner::new(0);
-            c.feed(&raw[..cut], &mut sink);
-            c.feed(&raw[cut..], &mut sink);
-            c.finish(&mut sink);
-            assert_eq!(out, "xredy\n", "cut at {cut}");
+            assert_eq!(clean_split(raw, cut), "xredy\n", "cut at {cut}");
         }
     }
 

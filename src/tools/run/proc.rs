@@ -175,30 +175,38 @@ pub enum Exit {
     Signal(i32),
 }
 
+/// What `waitid` sees among our children without reaping any: `None` when there are no
+/// children at all, else the pid of one that has exited (0 when none has yet).
+fn peek_exited() -> Option<u32> {
+    // SAFETY: a zeroed siginfo is a valid out-parameter; si_pid is set for CLD_* events and
+    // left zero when no child has changed state.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    let r = unsafe {
+        libc::waitid(
+            libc::P_ALL,
+            0,
+            &mut info,
+            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+        )
+    };
+    if r != 0 {
+        // ECHILD: no children. Anything else (EINTR) is treated as "none exited yet".
+        let errno = std::io::Error::last_os_error().raw_os_error();
+        return (errno != Some(libc::ECHILD)).then_some(0);
+    }
+    Some(unsafe { info.si_pid() } as u32)
+}
+
 /// Reaps every child that has exited. `shell`'s status, if it is among them, is returned.
 pub fn reap(shell: Option<u32>) -> Option<Exit> {
     let mut found = None;
-    loop {
-        // SAFETY: zeroed siginfo is a valid out-parameter for waitid.
-        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-        let r = unsafe {
-            libc::waitid(
-                libc::P_ALL,
-                0,
-                &mut info,
-                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
-            )
-        };
-        // SAFETY: si_pid is set by waitid for CLD_* events (zero when none is waiting).
-        let pid = unsafe { info.si_pid() };
-        if r != 0 || pid == 0 {
-            return found;
-        }
-        let status = wait_pid(pid as u32, false);
-        if Some(pid as u32) == shell {
+    while let Some(pid) = peek_exited().filter(|&p| p != 0) {
+        let status = wait_pid(pid, false);
+        if Some(pid) == shell {
             found = status;
         }
     }
+    found
 }
 
 /// waitpid on one child; `block` waits for it.
@@ -222,17 +230,7 @@ pub fn wait_pid(pid: u32, block: bool) -> Option<Exit> {
 /// Whether this process has any child left (running or not yet reaped). As the subreaper of a
 /// run, no child means no descendant at all.
 pub fn has_children() -> bool {
-    // SAFETY: as in `reap`.
-    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-    let r = unsafe {
-        libc::waitid(
-            libc::P_ALL,
-            0,
-            &mut info,
-            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
-        )
-    };
-    !(r != 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ECHILD))
+    peek_exited().is_some()
 }
 
 /// An fd that becomes readable when the process exits (for poll), if the kernel has pidfds.
