@@ -157,12 +157,44 @@ pub fn write_atomic(dir: &Path, name: &str, bytes: &[u8], durable: bool) -> Resu
             .sync_all()
             .map_err(|e| ToolError::state(&e, tmp.path()))?;
     }
-    tmp.persist(&target)
-        .map_err(|e| ToolError::state(&e.error, &target))?;
+    let tmp = tmp.into_temp_path();
+    if exchange(&tmp, &target) {
+        // `tmp` now names the old content; dropping it removes that.
+        drop(tmp);
+    } else {
+        tmp.persist(&target)
+            .map_err(|e| ToolError::state(&e.error, &target))?;
+    }
     if durable {
         sync_dir(dir);
     }
     Ok(())
+}
+
+/// Swaps two names atomically (`renameat2(RENAME_EXCHANGE)`). Why not a plain rename over the
+/// old file: ext4 (`auto_da_alloc`) takes rename-over-an-existing-file as a cue to start
+/// writing the new file's data out at once, which cost 0.2–0.5 ms per state save here, more
+/// than the rest of a `read`; an exchange is an atomic swap just the same (a reader sees the
+/// old file or the new one, never neither) without that cue. False when the kernel or the file
+/// system cannot swap, or there is no old file yet: then a plain rename does the job.
+fn exchange(a: &Path, b: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let (Ok(a), Ok(b)) = (
+        std::ffi::CString::new(a.as_os_str().as_bytes()),
+        std::ffi::CString::new(b.as_os_str().as_bytes()),
+    ) else {
+        return false;
+    };
+    // SAFETY: two NUL-terminated paths that outlive the call.
+    unsafe {
+        libc::renameat2(
+            libc::AT_FDCWD,
+            a.as_ptr(),
+            libc::AT_FDCWD,
+            b.as_ptr(),
+            libc::RENAME_EXCHANGE,
+        ) == 0
+    }
 }
 
 /// fsyncs a directory so a rename in it survives a power cut. Best effort: some file systems
@@ -245,10 +277,13 @@ mod tests {
 
     #[test]
     fn atomic_write_replaces_and_leaves_no_temp() {
+        // The first write has no old file to swap with (a rename); the next ones swap.
         let t = tempfile::tempdir().unwrap();
         write_atomic(t.path(), "s.json", b"{}", true).unwrap();
         write_atomic(t.path(), "s.json", b"[1]", false).unwrap();
         assert_eq!(std::fs::read(t.path().join("s.json")).unwrap(), b"[1]");
+        write_atomic(t.path(), "s.json", b"[2]", true).unwrap();
+        assert_eq!(std::fs::read(t.path().join("s.json")).unwrap(), b"[2]");
         assert_eq!(std::fs::read_dir(t.path()).unwrap().count(), 1);
     }
 }
