@@ -112,6 +112,40 @@ pub fn kind_of(pairs: &[(&str, &str)], tab_width: Option<usize>) -> Option<(Kind
     }
 }
 
+/// Which of `old`'s lines each of `new`'s rewrites, in order: the pairing of the most similar
+/// lines (a character ratio of at least one half), so that a line edited where others were
+/// added or removed around it is still known as itself.
+fn pair_lines(old: &[&str], new: &[&str]) -> Vec<Option<usize>> {
+    let ratio =
+        |a: &str, b: &str| f64::from(similar::TextDiff::from_chars(a.trim(), b.trim()).ratio());
+    let (m, n) = (old.len(), new.len());
+    // best[i][j]: the best total similarity pairing old[..i] with new[..j]
+    let mut best = vec![vec![0.0f64; n + 1]; m + 1];
+    let mut sim = vec![vec![0.0f64; n]; m];
+    for i in 0..m {
+        for j in 0..n {
+            let r = ratio(old[i], new[j]);
+            sim[i][j] = if r >= 0.5 { r } else { f64::NEG_INFINITY };
+            best[i + 1][j + 1] = best[i][j + 1]
+                .max(best[i + 1][j])
+                .max(best[i][j] + sim[i][j]);
+        }
+    }
+    let mut out = vec![None; n];
+    let (mut i, mut j) = (m, n);
+    while i > 0 && j > 0 {
+        if best[i][j] == best[i - 1][j - 1] + sim[i - 1][j - 1] {
+            out[j - 1] = Some(i - 1);
+            (i, j) = (i - 1, j - 1);
+        } else if best[i][j] == best[i - 1][j] {
+            i -= 1;
+        } else {
+            j -= 1;
+        }
+    }
+    out
+}
+
 impl Mapping {
     /// The mapping that turns old_string's lines `old` into the file's matched lines `file`
     /// (as many, blank where the other is blank), or `None` when no single mapping explains
@@ -194,11 +228,20 @@ impl Mapping {
                     new_len,
                 } => (old_index, new_index, old_len, new_len),
             };
-            for k in 0..new_len {
-                at[n + k] = if k < old_len {
-                    2 * (o + k) as isize
-                } else {
-                    2 * (o + old_len) as isize - 1
+            let paired = if old_len == new_len {
+                (0..new_len).map(Some).collect()
+            } else {
+                pair_lines(&old[o..o + old_len], &new[n..n + new_len])
+            };
+            // an unpaired line stands just after the last line paired before it
+            let mut after = 0;
+            for (k, p) in paired.into_iter().enumerate() {
+                at[n + k] = match p {
+                    Some(i) => {
+                        after = i + 1;
+                        2 * (o + i) as isize
+                    }
+                    None => 2 * (o + after) as isize - 1,
                 };
             }
         }
@@ -351,5 +394,21 @@ mod tests {
             }
         );
         assert_eq!(of("    a\n  b\n").tabs, false);
+    }
+
+    #[test]
+    fn lines_pair_with_the_ones_they_rewrite() {
+        let old = ["{", "  if (i == len)", "    p[i] = 0;"];
+        let new = ["  if (i == len)  /* checked */", "    p[i] = 0;"];
+        assert_eq!(pair_lines(&old, &new), [Some(1), Some(2)]);
+        assert_eq!(pair_lines(&old, &["zzz", "{"]), [None, Some(0)]);
+        // GNU typed with tabs of 4: lines 0 and 2 were both typed with six spaces; line 1 is
+        // removed and line 2 edited, and line 2 keeps its own indentation, not line 0's
+        let pairs = [("      ", "      "), ("    ", "\t"), ("      ", "\t  ")];
+        let m = infer(&pairs, false).unwrap();
+        assert_eq!(
+            m.reindent("      line0\n      line2 changed\n"),
+            "      line0\n\t  line2 changed\n"
+        );
     }
 }
