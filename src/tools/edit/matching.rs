@@ -118,10 +118,10 @@ pub fn find(text: &str, idx: &LineIndex, old: &str, new: &str) -> Option<Found> 
 fn exact(text: &str, idx: &LineIndex, old: &str) -> Vec<(usize, usize)> {
     let (crlf, lf) = count_eols(old);
     let mut patterns: Vec<Cow<str>> = vec![Cow::Borrowed(old)];
-    if lf > 0 && idx.crlf > 0 {
+    if lf > 0 && idx.eols().0 > 0 {
         patterns.push(to_crlf(old));
     }
-    if crlf > 0 && idx.lf > 0 {
+    if crlf > 0 && idx.eols().1 > 0 {
         patterns.push(to_lf(old));
     }
     patterns.dedup();
@@ -154,6 +154,9 @@ fn with_line_endings<'a>(
     old: &str,
     new: &'a str,
 ) -> Cow<'a, str> {
+    if !new.contains('\n') {
+        return Cow::Borrowed(new); // no line break to write either way
+    }
     let eol = match count_eols(&text[start..end]) {
         (c, 0) if c > 0 => Eol::CrLf,
         (0, l) if l > 0 => Eol::Lf,

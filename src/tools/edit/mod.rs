@@ -118,7 +118,7 @@ The file keeps its encoding, line endings (CRLF stays CRLF), BOM and every byte 
         let doc = encode::Doc::decode(&bytes);
         let outcome = apply::plan(&doc, &specs)
             .map_err(|f| report::failure(f, shown, &specs, edits_form, &doc))?;
-        if outcome.bytes == bytes {
+        if outcome.bytes() == bytes {
             return Err(ToolError::new(
                 Code::NoChange,
                 format!("the edits leave {shown} exactly as it was"),
@@ -132,7 +132,7 @@ The file keeps its encoding, line endings (CRLF stays CRLF), BOM and every byte 
             ));
         }
         if !dry_run {
-            let new_fp = fsx::replace(real, &outcome.bytes, Some(&meta))
+            let new_fp = fsx::replace(real, outcome.bytes(), Some(&meta))
                 .map_err(|e| ToolError::io(&e, shown, "writing"))?;
             let before = Before::Content {
                 bytes: &bytes,
