@@ -393,7 +393,7 @@ mod tests {
                 tab_width: None
             }
         );
-        assert_eq!(of("    a\n  b\n").tabs, false);
+        assert!(!of("    a\n  b\n").tabs);
     }
 
     #[test]
