@@ -4,12 +4,21 @@
 //! `undo/<id>`. Both are fsynced: after a crash the user still wants them. The journal keeps the
 //! last 50 changes; a previous content over 64 MiB is not kept, and the entry says it cannot be
 //! undone.
+//!
+//! edit keeps the previous content by a hard link to the file's old inode, made before the
+//! change replaces the file (see `keep`): the bytes are already on disk, and writing and
+//! fsyncing a second copy was most of the time of an edit of a large file. Where no link can be
+//! made, the previous content is written as a copy.
 
+use crate::context::Ctx;
 use crate::error::{Result, ToolError};
 use crate::reads::Fingerprint;
 use crate::state::StateLock;
 use serde::{Deserialize, Serialize};
-use std::path::Path;
+use std::fs::Metadata;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 pub const FILE: &str = "undo.json";
 pub const MAX_ENTRIES: usize = 50;
@@ -36,6 +45,10 @@ pub struct Previous {
     pub size: u64,
     /// Blob name under `undo/`, or `None` when the content was too large to keep.
     pub blob: Option<String>,
+    /// xxh3 of the content, for a blob that is a link to the old file: undo checks it, since
+    /// a program that still holds the old file open could write to it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hash: Option<u64>,
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -47,8 +60,116 @@ pub struct Journal {
 /// What a change replaced, before the change is made.
 pub enum Before<'a> {
     Absent,
-    Content { bytes: &'a [u8], mode: u32 },
-    TooLarge { size: u64, mode: u32 },
+    Content {
+        bytes: &'a [u8],
+        mode: u32,
+        /// The old inode, linked by `keep`: it becomes the blob instead of a copy of `bytes`.
+        kept: Option<Kept>,
+    },
+    TooLarge {
+        size: u64,
+        mode: u32,
+    },
+}
+
+/// A hard link to a file's inode as it was read, under a pending name in the session's undo
+/// directory; removed on drop unless `push` adopted it as a blob.
+#[derive(Debug)]
+pub struct Kept {
+    path: Option<PathBuf>,
+    hash: u64,
+}
+
+impl Drop for Kept {
+    fn drop(&mut self) {
+        if let Some(p) = self.path.take() {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
+
+const PENDING: &str = ".kept.";
+/// Pending links older than this were left by a process that died mid-change.
+const PENDING_MAX_AGE_SECS: u64 = 3600;
+
+/// Links `real` — read as `meta`, its content hashing to `hash` — into the session's undo
+/// directory, to be the blob of the change about to replace it. Call it under the file lock,
+/// before the change. `None` where no link will do: a file with several links (rewritten in
+/// place, so its inode takes the new content), a file over the journal's limit, another file
+/// system, or an inode that is no longer the one read.
+pub fn keep(ctx: &Ctx, real: &Path, meta: &Metadata, hash: u64) -> Option<Kept> {
+    static SERIAL: AtomicU64 = AtomicU64::new(0);
+    if meta.nlink() != 1 || meta.len() > MAX_ENTRY_BYTES {
+        return None;
+    }
+    let dir = crate::state::session_dir(ctx).join("undo");
+    std::fs::create_dir_all(&dir).ok()?;
+    let name = format!(
+        "{PENDING}{}.{}.{}",
+        crate::state::unix_secs(),
+        std::process::id(),
+        SERIAL.fetch_add(1, Ordering::Relaxed)
+    );
+    let path = dir.join(name);
+    std::fs::hard_link(real, &path).ok()?;
+    let kept = Kept {
+        path: Some(path),
+        hash,
+    };
+    let linked = std::fs::symlink_metadata(kept.path.as_ref()?).ok()?;
+    let same = (
+        linked.dev(),
+        linked.ino(),
+        linked.len(),
+        linked.mtime(),
+        linked.mtime_nsec(),
+    ) == (
+        meta.dev(),
+        meta.ino(),
+        meta.len(),
+        meta.mtime(),
+        meta.mtime_nsec(),
+    );
+    same.then_some(kept)
+}
+
+/// Makes a kept link the blob `name`, durable; `None` (and no link left) if that fails.
+fn adopt(mut kept: Kept, blobs: &Path, name: &str) -> Option<u64> {
+    let from = kept.path.take()?;
+    let to = blobs.join(name);
+    if std::fs::rename(&from, &to).is_err() {
+        let _ = std::fs::remove_file(&from);
+        return None;
+    }
+    // The old file's data may not be on disk yet (saved without fsync a moment ago).
+    if std::fs::File::open(&to).and_then(|f| f.sync_all()).is_err() {
+        let _ = std::fs::remove_file(&to);
+        return None;
+    }
+    crate::state::sync_dir(blobs);
+    Some(kept.hash)
+}
+
+/// Removes pending links that a process which died mid-change left behind.
+fn sweep_pending(blobs: &Path) {
+    let Ok(entries) = std::fs::read_dir(blobs) else {
+        return;
+    };
+    let now = crate::state::unix_secs();
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(PENDING)) else {
+            continue;
+        };
+        let born: u64 = rest
+            .split('.')
+            .next()
+            .and_then(|t| t.parse().ok())
+            .unwrap_or(0);
+        if now.saturating_sub(born) > PENDING_MAX_AGE_SECS {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
 }
 
 /// Appends an entry for a change of `real` that has just been made; prunes to the last 50.
@@ -72,18 +193,24 @@ pub fn push(
                 mode,
                 size,
                 blob: None,
+                hash: None,
             }),
             false,
         ),
-        Before::Content { bytes, mode } => {
+        Before::Content { bytes, mode, kept } => {
             std::fs::create_dir_all(&blobs).map_err(|e| ToolError::state(&e, &blobs))?;
             let name = id.to_string();
-            crate::state::write_atomic(&blobs, &name, bytes, true)?;
+            let hash = kept.and_then(|k| adopt(k, &blobs, &name));
+            if hash.is_none() {
+                crate::state::write_atomic(&blobs, &name, bytes, true)?;
+            }
+            sweep_pending(&blobs);
             (
                 Some(Previous {
                     mode,
                     size: bytes.len() as u64,
                     blob: Some(name),
+                    hash,
                 }),
                 true,
             )

@@ -116,3 +116,70 @@ fn undo_refuses_paths_outside_the_root() {
     env.call("undo", json!({"path": "../x"}))
         .assert_err("outside_root");
 }
+
+/// edit keeps the previous content as a hard link to the old inode (no second copy written);
+/// undo puts those bytes back, and nothing else is left in the undo directory.
+#[test]
+fn an_edit_keeps_the_old_inode_as_its_undo_copy() {
+    use std::os::unix::fs::MetadataExt;
+    let env = Env::new();
+    let before = std::fs::metadata(env.write_file("a.txt", "one\ntwo\n")).unwrap();
+    env.read("a.txt");
+    let out = env.call(
+        "edit",
+        json!({"path": "a.txt", "old_string": "two", "new_string": "2"}),
+    );
+    out.assert_ok();
+    assert!(out.data().get("warnings").is_none(), "{}", out.stdout);
+    let undo_dir = env.session_dir("default").join("undo");
+    let blobs: Vec<_> = std::fs::read_dir(&undo_dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(blobs.len(), 1, "{blobs:?}");
+    assert_eq!(std::fs::metadata(&blobs[0]).unwrap().ino(), before.ino());
+    assert_eq!(std::fs::read(&blobs[0]).unwrap(), b"one\ntwo\n");
+    env.call("undo", json!({})).assert_ok();
+    assert_eq!(env.read_file("a.txt"), b"one\ntwo\n");
+    assert_eq!(std::fs::read_dir(&undo_dir).unwrap().count(), 0);
+
+    // a file with a second name is rewritten in place: its undo copy must be a copy
+    std::fs::hard_link(env.path("a.txt"), env.path("b.txt")).unwrap();
+    env.read("a.txt");
+    env.call(
+        "edit",
+        json!({"path": "a.txt", "old_string": "one", "new_string": "1"}),
+    )
+    .assert_ok();
+    assert_eq!(env.read_file("b.txt"), b"1\ntwo\n");
+    env.call("undo", json!({})).assert_ok();
+    assert_eq!(env.read_file("b.txt"), b"one\ntwo\n");
+}
+
+/// A program that held the old file open can still write to the inode kept for undo: undo
+/// then refuses rather than restore bytes that were never the file's.
+#[test]
+fn undo_refuses_a_kept_copy_changed_through_an_open_handle() {
+    use std::io::Write;
+    let env = Env::new();
+    env.write_file("a.txt", "one\n");
+    let mut handle = std::fs::OpenOptions::new()
+        .append(true)
+        .open(env.path("a.txt"))
+        .unwrap();
+    env.read("a.txt");
+    env.call(
+        "edit",
+        json!({"path": "a.txt", "old_string": "one", "new_string": "1"}),
+    )
+    .assert_ok();
+    handle.write_all(b"late log line\n").unwrap();
+    let out = env.call("undo", json!({}));
+    out.assert_err("io_error");
+    assert!(
+        out.output().contains("kept for undo has changed"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(env.read_file("a.txt"), b"1\n");
+}

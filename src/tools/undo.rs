@@ -108,6 +108,15 @@ Repeat to step further back (the last 50 changes are kept). Refuses with stale_r
                 };
                 let bytes = std::fs::read(blobs.join(blob))
                     .map_err(|e| ToolError::state(&e, &blobs.join(blob)))?;
+                let hash = prev.hash.map(|_| xxhash_rust::xxh3::xxh3_64(&bytes));
+                if hash != prev.hash || bytes.len() as u64 != prev.size {
+                    return Err(ToolError::new(
+                        Code::IoError,
+                        format!("the previous content of {shown} kept for undo has changed since the {} (a program that held the old file open wrote to it); nothing was restored", entry.tool),
+                    )
+                    .with("path", shown.as_str())
+                    .hint("Restore the file from version control or a backup."));
+                }
                 let fp = fsx::replace_with_mode(&real, &bytes, meta.as_ref(), Some(prev.mode))
                     .map_err(|e| ToolError::io(&e, &shown, "restoring"))?;
                 ("restored", Some((fp, bytes.len())))

@@ -94,6 +94,7 @@ To change part of an existing file, prefer edit: it sends only the changed text.
             (Some(meta), Some(bytes)) => Before::Content {
                 bytes,
                 mode: meta.mode() & 0o7777,
+                kept: None,
             },
             (Some(meta), None) => Before::TooLarge {
                 size: meta.len(),

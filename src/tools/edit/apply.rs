@@ -29,11 +29,11 @@ pub struct Applied {
 
 #[derive(Debug)]
 pub struct Outcome {
-    pub bytes: Vec<u8>,
-    /// The new decoded text, unless it is `bytes` itself after a BOM (UTF-8 maps byte for
-    /// byte, so a 10 MB file is not held twice).
-    text: Option<String>,
-    bom: usize,
+    /// The new file, unless it is `text` itself (UTF-8 without a BOM: a 10 MB file is then
+    /// neither held twice nor validated again).
+    encoded: Option<Vec<u8>>,
+    /// The new decoded text.
+    text: String,
     /// Byte ranges of `text` that are new; empty where text was only removed.
     pub changed: Vec<(usize, usize)>,
     pub applied: Vec<Applied>,
@@ -67,11 +67,12 @@ pub enum Failure {
 
 impl Outcome {
     pub fn text(&self) -> &str {
-        match &self.text {
-            Some(t) => t,
-            // `plan` checked these bytes are UTF-8
-            None => std::str::from_utf8(&self.bytes[self.bom..]).unwrap_or_default(),
-        }
+        &self.text
+    }
+
+    /// The new file's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        self.encoded.as_deref().unwrap_or(self.text.as_bytes())
     }
 }
 
@@ -193,29 +194,33 @@ pub fn plan(doc: &Doc, specs: &[Spec]) -> Result<Outcome, Failure> {
             });
         }
         pieces = replace(&pieces, current.len(), &found.hits);
-        if index + 1 < specs.len() || !doc.maps_bytes() {
-            current = std::borrow::Cow::Owned(render(&pieces, original));
-        }
+        current = std::borrow::Cow::Owned(render(&pieces, original));
         applied.push(Applied {
             rung: found.rung,
             count: found.hits.len(),
             indent: found.hits[0].indent.clone(),
         });
     }
-    let parts = pieces.iter().map(|p| match p {
-        Piece::Orig(a, b) => Part::Keep(*a, *b),
-        Piece::New(s) => Part::Put(s),
-    });
-    // With UTF-8 the last edit's text is not rendered: splice needs no text to check against.
-    let bytes = doc.splice(parts, &current).map_err(|e| match e {
-        // Checked per edit above; a leftover would be a bug, refused all the same.
-        SpliceError::Unencodable(ch) => Failure::Unencodable {
-            index: 0,
-            old: false,
-            ch,
-        },
-        SpliceError::Unmappable => Failure::Unmappable,
-    })?;
+    let text = current.into_owned();
+    // UTF-8 is the text itself: rendered from &str pieces, valid by construction, and every
+    // kept range is the file's own bytes. Other encodings are spliced from the file's bytes.
+    let encoded = if doc.maps_bytes() {
+        (!doc.bom().is_empty()).then(|| [doc.bom(), text.as_bytes()].concat())
+    } else {
+        let parts = pieces.iter().map(|p| match p {
+            Piece::Orig(a, b) => Part::Keep(*a, *b),
+            Piece::New(s) => Part::Put(s),
+        });
+        Some(doc.splice(parts, &text).map_err(|e| match e {
+            // Checked per edit above; a leftover would be a bug, refused all the same.
+            SpliceError::Unencodable(ch) => Failure::Unencodable {
+                index: 0,
+                old: false,
+                ch,
+            },
+            SpliceError::Unmappable => Failure::Unmappable,
+        })?)
+    };
     let mut changed = Vec::new();
     let mut pos = 0;
     for p in &pieces {
@@ -224,18 +229,9 @@ pub fn plan(doc: &Doc, specs: &[Spec]) -> Result<Outcome, Failure> {
         }
         pos += p.len();
     }
-    let text = if doc.maps_bytes() {
-        if std::str::from_utf8(&bytes[doc.bom_len()..]).is_err() {
-            return Err(Failure::Unmappable);
-        }
-        None
-    } else {
-        Some(current.into_owned())
-    };
     Ok(Outcome {
-        bytes,
+        encoded,
         text,
-        bom: doc.bom_len(),
         changed,
         applied,
     })
@@ -280,7 +276,7 @@ mod tests {
     fn edits_apply_in_order_to_the_previous_result() {
         let doc = Doc::decode(b"a\nb\nc\n");
         let out = plan(&doc, &[spec("a", "x"), spec("x\nb", "y")]).unwrap();
-        assert_eq!(out.bytes, b"y\nc\n");
+        assert_eq!(out.bytes(), b"y\nc\n");
         assert_eq!(out.changed, [(0, 1)]);
         assert_eq!(out.applied.len(), 2);
     }
@@ -294,7 +290,7 @@ mod tests {
         }
         match plan(&doc, &[spec("a\n", ""), spec("b", "q"), spec("\n", "")]) {
             Err(Failure::Ambiguous { .. }) => panic!("one newline is left"),
-            Ok(out) => assert_eq!(out.bytes, b"q"),
+            Ok(out) => assert_eq!(out.bytes(), b"q"),
             Err(e) => panic!("{e:?}"),
         }
     }
@@ -316,7 +312,7 @@ mod tests {
             ..spec("x = 1", "x = 2")
         };
         let out = plan(&doc, &[all]).unwrap();
-        assert_eq!(out.bytes, b"x = 2\ny = 1\nx = 2\n");
+        assert_eq!(out.bytes(), b"x = 2\ny = 1\nx = 2\n");
         assert_eq!(out.changed, [(0, 5), (12, 17)]);
         assert_eq!(out.applied[0].count, 2);
     }
@@ -325,7 +321,7 @@ mod tests {
     fn deletions_leave_a_mark_and_later_edits_may_cut_new_text() {
         let doc = Doc::decode(b"keep\ndrop\nkeep2\n");
         let out = plan(&doc, &[spec("drop\n", "")]).unwrap();
-        assert_eq!(out.bytes, b"keep\nkeep2\n");
+        assert_eq!(out.bytes(), b"keep\nkeep2\n");
         assert_eq!(out.changed, [(5, 5)]);
         let out = plan(&doc, &[spec("drop", "new text"), spec("w te", "W-TE")]).unwrap();
         assert_eq!(out.text(), "keep\nneW-TExt\nkeep2\n");
@@ -450,8 +446,8 @@ mod tests {
             // The match lies within the region's whole lines (an exact match may stop short of
             // trailing whitespace the flawed old_string lost): all before and after is kept.
             let prefix = [bom, &body(&text[..start])].concat();
-            assert!(out.bytes.starts_with(&prefix), "case {case}");
-            assert!(out.bytes.ends_with(&body(&text[end..])), "case {case}");
+            assert!(out.bytes().starts_with(&prefix), "case {case}");
+            assert!(out.bytes().ends_with(&body(&text[end..])), "case {case}");
             assert_eq!(out.text().matches(&format!("new {case}")).count(), 1);
             checked[enc] += 1;
         }

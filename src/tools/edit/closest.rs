@@ -8,7 +8,7 @@
 //! the best windows, and their neighbours one line longer, shorter or shifted, are compared
 //! with a character diff, and the most similar wins.
 
-use super::indent::Mapping;
+use super::indent;
 use super::lines::{LineIndex, count_eols, fold, fold_char, is_blank, leading_ws, split_lines};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -350,7 +350,7 @@ pub fn differences(region: &str, old: &str) -> (Vec<Diff>, Option<(usize, String
         .filter(|(r, o)| !is_blank(r) && !is_blank(o))
         .map(|(r, o)| (leading_ws(o), leading_ws(r)))
         .collect();
-    if indents.iter().any(|(o, r)| o != r) && Mapping::infer(&indents, false).is_none() {
+    if indents.iter().any(|(o, r)| o != r) && indent::kind_of(&indents, None).is_none() {
         let mixed = indents.iter().any(|(o, r)| {
             (o.contains('\t') && r.contains(' ')) || (r.contains('\t') && o.contains(' '))
         });

@@ -112,8 +112,8 @@ impl<'a> Doc<'a> {
         self.codec == Codec::Utf8
     }
 
-    pub fn bom_len(&self) -> usize {
-        self.bom
+    pub fn bom(&self) -> &[u8] {
+        &self.bytes[..self.bom]
     }
 
     /// The file's byte offset of text offset `dec` (a character boundary), or `None` when it

@@ -5,64 +5,89 @@
 
 use memchr::memchr_iter;
 use std::borrow::Cow;
+use std::cell::{Cell, OnceCell};
 
-/// Where each line of a text starts, and how its lines end.
+/// Where each line of a text starts, and how its lines end. The table of line starts is built
+/// on first use: an exact match in a 10 MB file needs at most a count of its line breaks.
 #[derive(Debug)]
-pub struct LineIndex {
-    starts: Vec<usize>,
-    len: usize,
-    /// Lines ending in `\r\n`.
-    pub crlf: usize,
-    /// Lines ending in a bare `\n`.
-    pub lf: usize,
+pub struct LineIndex<'a> {
+    text: &'a str,
+    starts: OnceCell<Vec<usize>>,
+    /// Lines ending in `\r\n`, and in a bare `\n`.
+    eols: OnceCell<(usize, usize)>,
+    /// `(pos, newlines before pos)` of the last line_of answered by counting: callers ask in
+    /// ascending order, so counting goes on from there.
+    counted: Cell<(usize, usize)>,
 }
 
-impl LineIndex {
-    pub fn new(text: &str) -> LineIndex {
-        let bytes = text.as_bytes();
-        let mut starts = Vec::with_capacity(bytes.len() / 40 + 1);
-        let (mut crlf, mut lf) = (0, 0);
-        if !bytes.is_empty() {
-            starts.push(0);
-        }
-        for i in memchr_iter(b'\n', bytes) {
-            if i > 0 && bytes[i - 1] == b'\r' {
-                crlf += 1;
-            } else {
-                lf += 1;
-            }
-            if i + 1 < bytes.len() {
-                starts.push(i + 1);
-            }
-        }
+impl<'a> LineIndex<'a> {
+    pub fn new(text: &'a str) -> LineIndex<'a> {
         LineIndex {
-            starts,
-            len: bytes.len(),
-            crlf,
-            lf,
+            text,
+            starts: OnceCell::new(),
+            eols: OnceCell::new(),
+            counted: Cell::new((0, 0)),
         }
+    }
+
+    fn starts(&self) -> &[usize] {
+        self.starts.get_or_init(|| {
+            let bytes = self.text.as_bytes();
+            let mut starts = Vec::with_capacity(bytes.len() / 40 + 1);
+            let (mut crlf, mut lf) = (0, 0);
+            if !bytes.is_empty() {
+                starts.push(0);
+            }
+            for i in memchr_iter(b'\n', bytes) {
+                if i > 0 && bytes[i - 1] == b'\r' {
+                    crlf += 1;
+                } else {
+                    lf += 1;
+                }
+                if i + 1 < bytes.len() {
+                    starts.push(i + 1);
+                }
+            }
+            let _ = self.eols.set((crlf, lf));
+            starts
+        })
+    }
+
+    /// How many lines end in `\r\n` and in a bare `\n`.
+    pub fn eols(&self) -> (usize, usize) {
+        *self.eols.get_or_init(|| {
+            let bytes = self.text.as_bytes();
+            let all = memchr_iter(b'\n', bytes).count();
+            let crlf = memchr::memmem::find_iter(bytes, b"\r\n").count();
+            (crlf, all - crlf)
+        })
     }
 
     pub fn count(&self) -> usize {
-        self.starts.len()
+        if let Some(starts) = self.starts.get() {
+            return starts.len();
+        }
+        let (crlf, lf) = self.eols();
+        crlf + lf + usize::from(!self.text.is_empty() && !self.text.ends_with('\n'))
     }
 
     pub fn start(&self, i: usize) -> usize {
-        self.starts[i]
+        self.starts()[i]
     }
 
     /// The end of line `i`, after its terminator.
     pub fn end(&self, i: usize) -> usize {
-        self.starts.get(i + 1).copied().unwrap_or(self.len)
+        self.starts().get(i + 1).copied().unwrap_or(self.text.len())
     }
 
-    /// The end of line `i` without its terminator.
+    /// The end of line `i` without its terminator (`text` is the indexed text).
     pub fn content_end(&self, text: &str, i: usize) -> usize {
         let b = text.as_bytes();
+        let start = self.start(i);
         let mut e = self.end(i);
-        if e > self.starts[i] && b[e - 1] == b'\n' {
+        if e > start && b[e - 1] == b'\n' {
             e -= 1;
-            if e > self.starts[i] && b[e - 1] == b'\r' {
+            if e > start && b[e - 1] == b'\r' {
                 e -= 1;
             }
         }
@@ -70,22 +95,35 @@ impl LineIndex {
     }
 
     /// Line `i` as read shows it: without its terminator.
-    pub fn content<'a>(&self, text: &'a str, i: usize) -> &'a str {
-        &text[self.starts[i]..self.content_end(text, i)]
+    pub fn content<'t>(&self, text: &'t str, i: usize) -> &'t str {
+        &text[self.start(i)..self.content_end(text, i)]
     }
 
     /// The 0-based line holding byte `pos`; the end of the text counts as the last line.
     pub fn line_of(&self, pos: usize) -> usize {
-        self.starts.partition_point(|&s| s <= pos).saturating_sub(1)
+        if let Some(starts) = self.starts.get() {
+            return starts.partition_point(|&s| s <= pos).saturating_sub(1);
+        }
+        let bytes = self.text.as_bytes();
+        let pos = pos.min(bytes.len());
+        let (from, before) = match self.counted.get() {
+            (p, n) if p <= pos => (p, n),
+            _ => (0, 0),
+        };
+        let newlines = before + memchr_iter(b'\n', &bytes[from..pos]).count();
+        self.counted.set((pos, newlines));
+        // a final line break starts no line after it
+        if pos == bytes.len() && bytes.ends_with(b"\n") {
+            newlines - 1
+        } else {
+            newlines
+        }
     }
 
     /// The style most lines use: CRLF only when it outnumbers bare LF.
     pub fn dominant(&self) -> Eol {
-        if self.crlf > self.lf {
-            Eol::CrLf
-        } else {
-            Eol::Lf
-        }
+        let (crlf, lf) = self.eols();
+        if crlf > lf { Eol::CrLf } else { Eol::Lf }
     }
 }
 
@@ -199,8 +237,22 @@ mod tests {
     fn index_follows_reads_line_rule() {
         let t = "a\r\nb\n\nc";
         let idx = LineIndex::new(t);
+        assert_eq!(idx.start(0), 0);
         assert_eq!(idx.count(), 4);
-        assert_eq!((idx.crlf, idx.lf), (1, 2));
+        assert_eq!(idx.eols(), (1, 2));
+        // counted, before any table exists, as the table answers
+        let lazy = LineIndex::new(t);
+        let counted: Vec<usize> = (0..=t.len()).map(|p| lazy.line_of(p)).collect();
+        let table: Vec<usize> = (0..=t.len()).map(|p| idx.line_of(p)).collect();
+        assert!(idx.starts.get().is_some() && lazy.starts.get().is_none());
+        assert_eq!(counted, table);
+        for t in ["", "x", "x\n", "a\n\n", "\n"] {
+            let (lazy, idx) = (LineIndex::new(t), LineIndex::new(t));
+            let _ = idx.starts();
+            assert_eq!(lazy.count(), idx.count(), "{t:?}");
+            assert_eq!(lazy.line_of(t.len()), idx.line_of(t.len()), "{t:?}");
+            assert_eq!(lazy.line_of(0), idx.line_of(0), "{t:?}");
+        }
         let lines: Vec<&str> = (0..4).map(|i| idx.content(t, i)).collect();
         assert_eq!(lines, ["a", "b", "", "c"]);
         assert_eq!(idx.end(0), 3);

@@ -3,10 +3,9 @@
 //! that finds anything decides; what it finds is every non-overlapping occurrence, left to
 //! right, each with the text to put in its place.
 
-use super::indent::Mapping;
+use super::indent::{FileIndent, Mapping};
 use super::lines::{
-    Eol, LineIndex, count_eols, fold, is_blank, leading_ws, split_lines, to_crlf, to_lf,
-    trim_ws_end,
+    Eol, LineIndex, count_eols, fold, is_blank, split_lines, to_crlf, to_lf, trim_ws_end,
 };
 use std::borrow::Cow;
 
@@ -119,10 +118,10 @@ pub fn find(text: &str, idx: &LineIndex, old: &str, new: &str) -> Option<Found> 
 fn exact(text: &str, idx: &LineIndex, old: &str) -> Vec<(usize, usize)> {
     let (crlf, lf) = count_eols(old);
     let mut patterns: Vec<Cow<str>> = vec![Cow::Borrowed(old)];
-    if lf > 0 && idx.crlf > 0 {
+    if lf > 0 && idx.eols().0 > 0 {
         patterns.push(to_crlf(old));
     }
-    if crlf > 0 && idx.lf > 0 {
+    if crlf > 0 && idx.eols().1 > 0 {
         patterns.push(to_lf(old));
     }
     patterns.dedup();
@@ -155,6 +154,9 @@ fn with_line_endings<'a>(
     old: &str,
     new: &'a str,
 ) -> Cow<'a, str> {
+    if !new.contains('\n') {
+        return Cow::Borrowed(new); // no line break to write either way
+    }
     let eol = match count_eols(&text[start..end]) {
         (c, 0) if c > 0 => Eol::CrLf,
         (0, l) if l > 0 => Eol::Lf,
@@ -214,7 +216,7 @@ fn line_rung(
         return vec![]; // all blank: nothing for a mapping to act on, and rung 2 saw it already
     }
     let j0 = anchor.unwrap_or(0);
-    let mut prefer_tabs: Option<bool> = None;
+    let mut file_indent: Option<FileIndent> = None;
     let mut out = Vec::new();
     let mut next_free = 0;
     for p in j0..=(n - k + j0) {
@@ -232,12 +234,9 @@ fn line_rung(
             continue;
         }
         let mapping = if rung == Rung::Indentation {
-            let pairs: Vec<(&str, &str)> = (0..k)
-                .filter(|&j| !is_blank(old[j]))
-                .map(|j| (leading_ws(old[j]), leading_ws(idx.content(text, first + j))))
-                .collect();
-            let tabs = *prefer_tabs.get_or_insert_with(|| file_prefers_tabs(text, idx));
-            match Mapping::infer(&pairs, tabs) {
+            let file: Vec<&str> = (0..k).map(|j| idx.content(text, first + j)).collect();
+            let hint = *file_indent.get_or_insert_with(|| FileIndent::of(text, idx));
+            match Mapping::infer(old, &file, hint) {
                 Some(m) => Some(m),
                 None => continue,
             }
@@ -248,19 +247,6 @@ fn line_rung(
         next_free = first + k;
     }
     out
-}
-
-/// Whether more of the file's indented lines start with a tab than with a space.
-fn file_prefers_tabs(text: &str, idx: &LineIndex) -> bool {
-    let (mut tabs, mut spaces) = (0usize, 0usize);
-    for i in 0..idx.count() {
-        match text.as_bytes().get(idx.start(i)) {
-            Some(b'\t') => tabs += 1,
-            Some(b' ') => spaces += 1,
-            _ => {}
-        }
-    }
-    tabs > spaces
 }
 
 #[cfg(test)]
@@ -394,6 +380,38 @@ mod tests {
         assert_eq!(out, "class A:\n    def f(self):\n        return 2\n");
         // two lines moved by different amounts: no single mapping, no match
         assert!(run(text, "def f(self):\n  return 1\n", "z").is_none());
+    }
+
+    /// Edit benchmark regression (GNU style, a tab seen as 4 columns): `\t  ` and six spaces
+    /// were both typed as six spaces; each unchanged line keeps its own bytes, where the first
+    /// pair used to decide for every line.
+    #[test]
+    fn indentation_typed_alike_keeps_each_lines_own_bytes() {
+        let text = "  if (a)\n      {\n\t  run ();\n      }\n";
+        let old = "      {\n      run ();\n      }";
+        let (rung, out) = apply(text, old, "      {\n      run (1);\n      }");
+        assert_eq!(rung, Rung::Indentation);
+        assert_eq!(out, "  if (a)\n      {\n\t  run (1);\n      }\n");
+        // an added line takes the indentation of its nearest neighbour typed alike
+        let (_, out) = apply(text, old, "      {\n      run ();\n      more ();\n      }");
+        assert_eq!(
+            out,
+            "  if (a)\n      {\n\t  run ();\n\t  more ();\n      }\n"
+        );
+    }
+
+    /// Edit benchmark regression: a block quoted without its indentation in a GNU-style file
+    /// (tabs of 8, spaces below them) gets a new deeper line in tabs of 8, not of 4.
+    #[test]
+    fn a_shift_in_a_gnu_file_writes_new_depths_in_tabs_of_8() {
+        let text = "f ()\n{\n  if (x)\n    {\n      y ();\n\t  if (z)\n\t    w ();\n    }\n}\n";
+        let (rung, out) = apply(
+            text,
+            "  if (z)\n    w ();",
+            "  if (z)\n    {\n      w ();\n      v ();\n    }",
+        );
+        assert_eq!(rung, Rung::Indentation);
+        assert!(out.contains("\t  if (z)\n\t    {\n\t      w ();\n\t      v ();\n\t    }\n    }"));
     }
 
     #[test]

@@ -15,7 +15,7 @@ use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Code, Result, ToolError};
 use crate::fsx;
-use crate::journal::Before;
+use crate::journal::{self, Before};
 use crate::reads::{self, Fingerprint};
 use crate::sandbox;
 use crate::state;
@@ -118,7 +118,7 @@ The file keeps its encoding, line endings (CRLF stays CRLF), BOM and every byte 
         let doc = encode::Doc::decode(&bytes);
         let outcome = apply::plan(&doc, &specs)
             .map_err(|f| report::failure(f, shown, &specs, edits_form, &doc))?;
-        if outcome.bytes == bytes {
+        if outcome.bytes() == bytes {
             return Err(ToolError::new(
                 Code::NoChange,
                 format!("the edits leave {shown} exactly as it was"),
@@ -132,11 +132,15 @@ The file keeps its encoding, line endings (CRLF stays CRLF), BOM and every byte 
             ));
         }
         if !dry_run {
-            let new_fp = fsx::replace(real, &outcome.bytes, Some(&meta))
+            // Linked before the rename, while the old inode still has its name; a failed
+            // write drops the link again.
+            let kept = journal::keep(ctx, real, &meta, current.hash);
+            let new_fp = fsx::replace(real, outcome.bytes(), Some(&meta))
                 .map_err(|e| ToolError::io(&e, shown, "writing"))?;
             let before = Before::Content {
                 bytes: &bytes,
                 mode: meta.mode() & 0o7777,
+                kept,
             };
             write::remember(ctx, "edit", &target, before, new_fp);
         }

@@ -10,6 +10,7 @@ use crate::caps;
 use crate::envelope::Success;
 use crate::error::{Code, ToolError};
 use crate::text::Line;
+use memchr::{memchr, memrchr};
 use serde_json::{Value, json};
 
 /// Lines of context around each changed region in `output` (as in the diff).
@@ -41,10 +42,27 @@ pub fn with_index(mut err: ToolError, index: usize, edits_form: bool) -> ToolErr
     err.with("edit_index", index)
 }
 
-/// Line `i` (0-based) in read's format: number, tab, the line cut at 2,000 characters.
-fn numbered(text: &str, idx: &LineIndex, i: usize) -> String {
-    let content = idx.content(text, i);
-    format!("{:>6}\t{}", i + 1, shown_line(content))
+/// Lines `first..=last` (0-based) in read's format — number, tab, the line cut at 2,000
+/// characters — found from byte `anchor` on line `anchor_line`, so that only the lines shown
+/// are looked at, not the whole (maybe 10 MB) text.
+fn numbered(text: &str, anchor: (usize, usize), first: usize, last: usize) -> Vec<String> {
+    let (pos, anchor_line) = anchor;
+    let b = text.as_bytes();
+    let mut start = memrchr(b'\n', &b[..pos]).map_or(0, |i| i + 1);
+    for _ in first..anchor_line {
+        start = memrchr(b'\n', &b[..start.saturating_sub(1)]).map_or(0, |i| i + 1);
+    }
+    let mut out = Vec::with_capacity(last + 1 - first);
+    for i in first..=last {
+        let (end, next) = match memchr(b'\n', &b[start..]) {
+            Some(e) if e > 0 && b[start + e - 1] == b'\r' => (start + e - 1, start + e + 1),
+            Some(e) => (start + e, start + e + 1),
+            None => (b.len(), b.len()),
+        };
+        out.push(format!("{:>6}\t{}", i + 1, shown_line(&text[start..end])));
+        start = next;
+    }
+    out
 }
 
 fn shown_line(content: &str) -> String {
@@ -69,18 +87,24 @@ pub fn success(shown: &str, old: &str, out: &Outcome, edits_form: bool, dry_run:
     let text = out.text();
     let idx = LineIndex::new(text);
     let last_line = idx.count().saturating_sub(1);
-    // Changed lines (0-based, inclusive); a removal marks the line where it happened.
-    let spans: Vec<(usize, usize)> = out
+    // Changed lines (0-based, inclusive), and a byte on the first; a removal marks the line
+    // where it happened. Changes come in order, so line_of counts on from the last one.
+    let spans: Vec<Span> = out
         .changed
         .iter()
         .map(|&(a, b)| {
-            let first = idx.line_of(a).min(last_line);
+            let anchor = a.min(text.len().saturating_sub(1));
+            let first = idx.line_of(anchor).min(last_line);
             let last = if b > a { idx.line_of(b - 1) } else { first };
-            (first, last.max(first))
+            Span {
+                first,
+                last: last.max(first),
+                anchor: (anchor, first),
+            }
         })
         .collect();
-    let first_line = spans.iter().map(|s| s.0).min().unwrap_or(0) + 1;
-    let last_line_changed = spans.iter().map(|s| s.1).max().unwrap_or(0) + 1;
+    let first_line = spans.iter().map(|s| s.first).min().unwrap_or(0) + 1;
+    let last_line_changed = spans.iter().map(|s| s.last).max().unwrap_or(0) + 1;
     let replacements: usize = out.applied.iter().map(|a| a.count).sum();
     let diff_text = super::diff::unified(old, text, shown);
 
@@ -162,30 +186,43 @@ fn capitalise(s: String) -> String {
     }
 }
 
+struct Span {
+    first: usize,
+    last: usize,
+    /// A byte on line `first`, and that line.
+    anchor: (usize, usize),
+}
+
 /// The changed lines with context, numbered; `...` between regions that are apart.
-fn listing(text: &str, idx: &LineIndex, spans: &[(usize, usize)]) -> Vec<String> {
+fn listing(text: &str, idx: &LineIndex, spans: &[Span]) -> Vec<String> {
     let n = idx.count();
     if n == 0 {
         return vec!["(the file is now empty)".to_string()];
     }
-    let mut ranges: Vec<(usize, usize)> = spans
+    let mut ranges: Vec<(usize, usize, (usize, usize))> = spans
         .iter()
-        .map(|&(a, b)| (a.saturating_sub(CONTEXT), (b + CONTEXT).min(n - 1)))
+        .map(|s| {
+            let (a, b) = (
+                s.first.saturating_sub(CONTEXT),
+                (s.last + CONTEXT).min(n - 1),
+            );
+            (a, b, s.anchor)
+        })
         .collect();
     ranges.sort_unstable();
-    let mut merged: Vec<(usize, usize)> = Vec::new();
-    for (a, b) in ranges {
+    let mut merged: Vec<(usize, usize, (usize, usize))> = Vec::new();
+    for (a, b, anchor) in ranges {
         match merged.last_mut() {
             Some(last) if a <= last.1 + 1 => last.1 = last.1.max(b),
-            _ => merged.push((a, b)),
+            _ => merged.push((a, b, anchor)),
         }
     }
     let mut out = Vec::new();
-    for (j, (a, b)) in merged.into_iter().enumerate() {
+    for (j, (a, b, anchor)) in merged.into_iter().enumerate() {
         if j > 0 {
             out.push("   ...".to_string());
         }
-        out.extend((a..=b).map(|i| numbered(text, idx, i)));
+        out.extend(numbered(text, anchor, a, b));
     }
     out
 }
@@ -407,5 +444,48 @@ fn clip(s: &str) -> String {
     match s.char_indices().nth(MAX) {
         Some((cut, _)) => format!("{}…", &s[..cut]),
         None => s.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The listing found from anchors equals one read off a full table of lines, at the
+    /// edges too: first and last lines, CRLF, no final newline, a removal at the very end.
+    #[test]
+    fn listing_from_anchors_equals_a_full_table() {
+        let texts = [
+            "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n",
+            "a\r\nb\r\nc\r\nd\r\ne\r\nf\r\ng",
+            "only",
+            "x\n\n\ny\n",
+        ];
+        for text in texts {
+            let idx = LineIndex::new(text);
+            let n = idx.count();
+            for a in 0..=text.len() {
+                for b in [a, (a + 3).min(text.len())] {
+                    if !text.is_char_boundary(a) || !text.is_char_boundary(b) {
+                        continue;
+                    }
+                    let anchor = a.min(text.len() - 1);
+                    let first = idx.line_of(anchor).min(n - 1);
+                    let last = if b > a { idx.line_of(b - 1) } else { first };
+                    let span = Span {
+                        first,
+                        last: last.max(first),
+                        anchor: (anchor, first),
+                    };
+                    let got = listing(text, &LineIndex::new(text), &[span]);
+                    let table = LineIndex::new(text);
+                    let (lo, hi) = (first.saturating_sub(CONTEXT), (last + CONTEXT).min(n - 1));
+                    let want: Vec<String> = (lo..=hi)
+                        .map(|i| format!("{:>6}\t{}", i + 1, table.content(text, i)))
+                        .collect();
+                    assert_eq!(got, want, "{text:?} {a}..{b}");
+                }
+            }
+        }
     }
 }
