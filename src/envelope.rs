@@ -55,6 +55,14 @@ impl Success {
             data: Box::new(data),
         }
     }
+
+    /// A result that serialises itself (see `Data`).
+    pub fn with_data(output: String, data: impl Data + 'static) -> Self {
+        Success {
+            output,
+            data: Box::new(data),
+        }
+    }
 }
 
 impl std::fmt::Debug for Success {
