@@ -11,6 +11,7 @@
 use crate::text::MAX_LINE_CHARS;
 use crate::tools::walk::path_cmp;
 use grep_searcher::{Searcher, Sink, SinkContext, SinkContextKind, SinkMatch};
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -201,7 +202,11 @@ fn push_shown(out: &mut String, bytes: &[u8]) -> usize {
     if let Some(x) = b.strip_suffix(b"\r") {
         b = x;
     }
-    let s = String::from_utf8_lossy(b);
+    // from_utf8 checks ASCII a word at a time, the lossy conversion a byte at a time.
+    let s = match std::str::from_utf8(b) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(b),
+    };
     let before = out.len();
     // Fewer bytes than the limit means fewer characters too: the common case costs no count.
     let chars = if s.len() <= MAX_LINE_CHARS {

@@ -7,7 +7,7 @@
 use super::collect::{Context, FileResult, Match, Mode};
 use crate::caps;
 use crate::context::Ctx;
-use crate::envelope::{Data, Success};
+use crate::envelope::{Data, Success, write_large};
 use crate::tools::walk::Base;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
@@ -73,6 +73,28 @@ impl Results {
             })
     }
 
+    /// How many entries `entries` yields, without going through the lines.
+    fn page_len(&self) -> usize {
+        let p = &self.page;
+        if p.mode != Mode::Content {
+            return self.files.len().saturating_sub(p.offset).min(p.head_limit);
+        }
+        let end = p.offset.saturating_add(p.head_limit);
+        let mut rank = 0usize;
+        self.files
+            .iter()
+            .map(|f| {
+                let first = rank;
+                rank += f.lines;
+                // As `page_matches`: the first `end - first` kept lines, less the first
+                // `offset - first`.
+                f.kept
+                    .min(end.saturating_sub(first))
+                    .saturating_sub(p.offset.saturating_sub(first))
+            })
+            .sum()
+    }
+
     fn entries(&self) -> Box<dyn Iterator<Item = Entry<'_>> + '_> {
         match self.page.mode {
             Mode::Content => Box::new(self.page_matches().map(|(p, m)| Entry::Line(p, m))),
@@ -100,7 +122,8 @@ pub fn render(ctx: &Ctx, base: &Base, mut files: Vec<FileResult>, p: &Page) -> S
         truncated: false,
     };
     let (output, shown_entries) = output(&results);
-    let n = results.entries().count();
+    let n = results.page_len();
+    debug_assert_eq!(n, results.entries().count());
     results.truncated = n > 0 && p.offset + shown_entries < p.total;
     if lossy > 0 {
         ctx.warn(format!(
@@ -222,7 +245,7 @@ fn line(path: &str, n: u64, text: &str, sep: char, numbers: bool) -> String {
 
 impl Data for Results {
     fn write_json(self: Box<Self>, out: &mut dyn Write, warnings: &[String]) -> io::Result<()> {
-        Ok(serde_json::to_writer(out, &DataView(&self, warnings))?)
+        write_large(out, &DataView(&self, warnings))
     }
 
     fn into_value(self: Box<Self>, warnings: &[String]) -> Value {
