@@ -6,7 +6,7 @@
 //! and drops any file whose first entry already ranks past the page: a file that arrives later
 //! can only push it further down. So memory holds about one page of entries, however many lines
 //! match, while `total` still counts them all. With head_limit 0 the page is everything, so
-//! each kept line costs its text and a 16-byte row, and a file's buffers are exactly its size.
+//! each kept line costs its text and a 10-byte row, and a file's buffers are exactly its size.
 
 use crate::text::MAX_LINE_CHARS;
 use crate::tools::walk::path_cmp;
@@ -23,25 +23,55 @@ pub enum Mode {
     Count,
 }
 
-/// One kept line of a file, in file order: a match, or context for the match next to it.
-/// Its text is the next `len` bytes of the file's `text`: kept lines wait for the end of the
-/// walk (files finish out of path order), and a `String` each would cost more than most lines.
+/// One kept line of a file, in file order: a match, or context for the match next to it. Its
+/// text is the next `len` bytes of the file's `text`.
+///
+/// Kept lines wait for the end of the walk (files finish out of path order), and with
+/// head_limit 0 they are every matching line: packed, one costs 10 bytes besides its text (a
+/// `String` each would cost more than most lines). Read it through its methods: a reference
+/// to a field of a packed struct may be unaligned.
 #[derive(Debug, Clone, Copy)]
+#[repr(C, packed(2))]
 struct Row {
     line: u64,
-    len: u32,
-    kind: Kind,
+    /// `len << 2 | kind`
+    len_kind: u16,
+}
+
+// A shown line is at most MAX_LINE_CHARS characters of up to 4 bytes and the cut marker.
+const _: () = assert!(MAX_LINE_CHARS * 4 + 64 < 1 << 14);
+
+impl Row {
+    fn new(line: u64, len: usize, kind: Kind) -> Row {
+        Row {
+            line,
+            len_kind: (len as u16) << 2 | kind as u16,
+        }
+    }
+
+    fn line(self) -> u64 {
+        self.line
+    }
+
+    fn len(self) -> usize {
+        usize::from(self.len_kind >> 2)
+    }
+
+    fn kind(self) -> Kind {
+        match self.len_kind & 3 {
+            0 => Kind::Match,
+            1 => Kind::Before,
+            _ => Kind::After,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
-    Match,
-    Before,
-    After,
+    Match = 0,
+    Before = 1,
+    After = 2,
 }
-
-// A shown line is at most MAX_LINE_CHARS characters of up to 4 bytes and the cut marker.
-const _: () = assert!(MAX_LINE_CHARS * 4 + 64 <= u32::MAX as usize);
 
 /// One file's findings.
 #[derive(Debug, Default)]
@@ -55,11 +85,8 @@ pub struct FileResult {
     /// The kept lines' text, back to back.
     text: Box<str>,
     rows: Box<[Row]>,
-    /// Where binary data was found, when it was.
-    pub binary_at: Option<u64>,
-    /// A match was found past the binary data (content mode stops there, as ripgrep's
-    /// printer does, and shows no line of it).
-    pub binary_matched: bool,
+    /// Binary data was found.
+    pub binary: bool,
 }
 
 impl FileResult {
@@ -93,17 +120,13 @@ pub struct Scratch {
 impl Scratch {
     fn push(&mut self, line: u64, bytes: &[u8], kind: Kind) {
         let len = push_shown(&mut self.text, bytes);
-        self.rows.push(Row {
-            line,
-            len: len as u32,
-            kind,
-        });
+        self.rows.push(Row::new(line, len, kind));
     }
 
     /// Forgets the context lines at the end (those still waiting for a match).
     fn drop_pending_before(&mut self) {
-        while let Some(r) = self.rows.last().filter(|r| r.kind == Kind::Before) {
-            self.text.truncate(self.text.len() - r.len as usize);
+        while let Some(r) = self.rows.last().filter(|r| r.kind() == Kind::Before) {
+            self.text.truncate(self.text.len() - r.len());
             self.rows.pop();
         }
     }
@@ -131,19 +154,19 @@ pub struct Context<'a> {
 
 impl<'a> Context<'a> {
     pub fn first_line(&self) -> Option<u64> {
-        self.rows.first().map(|r| r.line)
+        self.rows.first().map(|r| r.line())
     }
 
     pub fn last_line(&self) -> Option<u64> {
-        self.rows.last().map(|r| r.line)
+        self.rows.last().map(|r| r.line())
     }
 
     pub fn lines(&self) -> impl Iterator<Item = (u64, &'a str)> + 'a {
         let text = self.text;
         self.rows.iter().scan(0usize, move |at, r| {
             let start = *at;
-            *at += r.len as usize;
-            Some((r.line, &text[start..*at]))
+            *at += r.len();
+            Some((r.line(), &text[start..*at]))
         })
     }
 }
@@ -159,8 +182,8 @@ impl<'a> Matches<'a> {
     fn run_of(&mut self, kind: Kind) -> Context<'a> {
         let f = self.file;
         let (row, at) = (self.row, self.at);
-        while let Some(r) = f.rows.get(self.row).filter(|r| r.kind == kind) {
-            self.at += r.len as usize;
+        while let Some(r) = f.rows.get(self.row).filter(|r| r.kind() == kind) {
+            self.at += r.len();
             self.row += 1;
         }
         Context {
@@ -179,12 +202,12 @@ impl<'a> Iterator for Matches<'a> {
         let r = *f.rows.get(self.row)?;
         // The sink puts before-context right in front of a match and after-context right
         // after one, so the next row is a match.
-        debug_assert_eq!(r.kind, Kind::Match);
+        debug_assert_eq!(r.kind(), Kind::Match);
         let start = self.at;
-        self.at += r.len as usize;
+        self.at += r.len();
         self.row += 1;
         Some(Match {
-            line: r.line,
+            line: r.line(),
             text: &f.text[start..self.at],
             before,
             after: self.run_of(Kind::After),
@@ -238,6 +261,11 @@ pub struct FileSink<'s> {
     last_line: u64,
     /// The last matching line kept.
     last_kept: u64,
+    /// Where binary data was found, when it was.
+    pub binary_at: Option<u64>,
+    /// A match was found past the binary data (content mode stops there, as ripgrep's
+    /// printer does, and shows no line of it).
+    pub binary_matched: bool,
 }
 
 impl<'s> FileSink<'s> {
@@ -253,6 +281,8 @@ impl<'s> FileSink<'s> {
             scratch,
             last_line: 0,
             last_kept: 0,
+            binary_at: None,
+            binary_matched: false,
         }
     }
 
@@ -262,6 +292,7 @@ impl<'s> FileSink<'s> {
         let result = FileResult {
             text: s.text.as_str().into(),
             rows: s.rows.as_slice().into(),
+            binary: self.binary_at.is_some(),
             ..self.result
         };
         s.clear();
@@ -274,8 +305,8 @@ impl Sink for FileSink<'_> {
 
     fn matched(&mut self, _: &Searcher, m: &SinkMatch<'_>) -> Result<bool, std::io::Error> {
         let first = m.line_number().unwrap_or(0);
-        if self.mode == Mode::Content && self.result.binary_at.is_some() {
-            self.result.binary_matched = true;
+        if self.mode == Mode::Content && self.binary_at.is_some() {
+            self.binary_matched = true;
             return Ok(false);
         }
         if self.mode == Mode::Files {
@@ -325,7 +356,7 @@ impl Sink for FileSink<'_> {
     }
 
     fn binary_data(&mut self, _: &Searcher, offset: u64) -> Result<bool, std::io::Error> {
-        self.result.binary_at.get_or_insert(offset);
+        self.binary_at.get_or_insert(offset);
         Ok(true)
     }
 }
@@ -477,6 +508,17 @@ mod tests {
             "line 10 is past `keep`: neither it nor its context is kept"
         );
         assert_eq!(&*f.text, "ahit 2bchit 5hit 6d");
+    }
+
+    #[test]
+    fn a_row_keeps_any_line_number_and_the_longest_shown_line() {
+        let longest = MAX_LINE_CHARS * 4 + "… [line truncated: 18446744073709551615 chars]".len();
+        let r = Row::new(u64::MAX, longest, Kind::After);
+        assert_eq!(
+            (r.line(), r.len(), r.kind()),
+            (u64::MAX, longest, Kind::After)
+        );
+        assert_eq!(std::mem::size_of::<Row>(), 10);
     }
 
     #[test]

@@ -207,7 +207,7 @@ Honours .gitignore/.ignore/.rgignore, skips hidden and binary files (a file name
                     };
                     // ripgrep reports nothing of a walked binary file in its files and count
                     // modes, even a match found before the NUL byte.
-                    if r.binary_at.is_some() && mode != Mode::Content {
+                    if r.binary && mode != Mode::Content {
                         return;
                     }
                     collector.add(r);
@@ -273,12 +273,11 @@ impl Job<'_> {
         let mut sink = FileSink::new(self.mode, self.window, rel, scratch);
         match searcher.search_path(self.matcher, path, &mut sink) {
             Ok(()) => {
-                let r = &sink.result;
-                if let Some(at) = r.binary_at.filter(|_| self.mode == Mode::Content) {
-                    let shown = self.base.show(&r.rel).0;
-                    if r.binary_matched {
+                if let Some(at) = sink.binary_at.filter(|_| self.mode == Mode::Content) {
+                    let shown = self.base.show(&sink.result.rel).0;
+                    if sink.binary_matched {
                         self.problems.add_text(format!("{shown}: binary file matches (NUL byte at offset {at}); matching lines from there on are not shown"));
-                    } else if r.lines > 0 {
+                    } else if sink.result.lines > 0 {
                         self.problems.add_text(format!("{shown}: stopped searching binary file after match (NUL byte at offset {at})"));
                     }
                 }
