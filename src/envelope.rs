@@ -259,14 +259,6 @@ pub fn print_json(status: i32, write: impl FnOnce(&mut dyn Write) -> io::Result<
     }
 }
 
-/// `serde_json::to_writer` for a large value. serde_json makes a write call per token, and into
-/// a `dyn Write` each is an indirect call: a buffer of a concrete type takes them inline.
-pub fn write_large(out: &mut dyn Write, value: &impl serde::Serialize) -> io::Result<()> {
-    let mut buf = BufWriter::with_capacity(64 * 1024, out);
-    serde_json::to_writer(&mut buf, value)?;
-    buf.flush()
-}
-
 /// `--format text`: `output` alone, on stdout for success and on stderr for a failure.
 pub fn print_text(output: &str, ok: bool, status: i32) -> i32 {
     let written = if ok {

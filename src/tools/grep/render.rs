@@ -7,11 +7,10 @@
 use super::collect::{Context, FileResult, Match, Mode};
 use crate::caps;
 use crate::context::Ctx;
-use crate::envelope::{Data, Success, write_large};
+use crate::envelope::{Data, Success};
 use crate::tools::walk::Base;
-use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
-use std::io::{self, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy)]
@@ -245,106 +244,146 @@ fn line(path: &str, n: u64, text: &str, sep: char, numbers: bool) -> String {
 
 impl Data for Results {
     fn write_json(self: Box<Self>, out: &mut dyn Write, warnings: &[String]) -> io::Result<()> {
-        write_large(out, &DataView(&self, warnings))
+        // A buffer of a concrete type: the writes below are many and small.
+        let mut out = BufWriter::with_capacity(64 * 1024, out);
+        self.write_data(&mut out, warnings)?;
+        out.flush()
     }
 
+    /// Parsed from what `write_json` writes: only `--pretty` asks for it, and one writer keeps
+    /// the two forms from drifting apart.
     fn into_value(self: Box<Self>, warnings: &[String]) -> Value {
-        serde_json::to_value(DataView(&self, warnings)).expect("grep's data has only string keys")
+        let mut json = Vec::new();
+        self.write_data(&mut json, warnings)
+            .expect("writing to a Vec cannot fail");
+        serde_json::from_slice(&json).expect("grep writes valid JSON")
     }
 }
 
-/// `data` (SPEC §9), `warnings` joined.
-struct DataView<'a>(&'a Results, &'a [String]);
-
-impl Serialize for DataView<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let (r, warnings) = (self.0, self.1);
-        let p = &r.page;
-        let mut m = s.serialize_map(None)?;
+impl Results {
+    /// `data` (SPEC §9) as serde_json would write the `Value` of it, `warnings` joined.
+    ///
+    /// Written by hand, because what makes the time after the walk (which runs alone, while
+    /// rg prints as it searches) is 47,000 matches' keys, paths and text through serde_json's
+    /// escaping, one byte at a time: here keys are literals, each file's path is escaped once,
+    /// and text without a character to escape is copied as it is.
+    fn write_data(&self, w: &mut impl Write, warnings: &[String]) -> io::Result<()> {
+        let p = &self.page;
         match p.mode {
             Mode::Files => {
-                m.serialize_entry("mode", "files_with_matches")?;
-                m.serialize_entry("files", &Seq(|| r.page_files().map(|(path, _)| path)))?;
+                w.write_all(br#"{"mode":"files_with_matches","files":["#)?;
+                for (i, (path, _)) in self.page_files().enumerate() {
+                    comma(w, i)?;
+                    json_str(w, path)?;
+                }
             }
             Mode::Count => {
-                m.serialize_entry("mode", "count")?;
-                let rows = || {
-                    r.page_files().map(|(path, f)| CountRow {
-                        path,
-                        count: f.lines,
-                    })
-                };
-                m.serialize_entry("counts", &Seq(rows))?;
+                w.write_all(br#"{"mode":"count","counts":["#)?;
+                for (i, (path, f)) in self.page_files().enumerate() {
+                    comma(w, i)?;
+                    w.write_all(br#"{"path":"#)?;
+                    json_str(w, path)?;
+                    w.write_all(br#","count":"#)?;
+                    serde_json::to_writer(&mut *w, &f.lines)?;
+                    w.write_all(b"}")?;
+                }
             }
             Mode::Content => {
-                m.serialize_entry("mode", "content")?;
-                let rows = || {
-                    r.page_matches()
-                        .map(|(path, m)| MatchRow { path, m, page: p })
-                };
-                m.serialize_entry("matches", &Seq(rows))?;
+                w.write_all(br#"{"mode":"content","matches":["#)?;
+                let (mut last, mut path_json) = ("", Vec::new());
+                for (i, (path, m)) in self.page_matches().enumerate() {
+                    if i == 0 || !std::ptr::eq(path, last) {
+                        path_json.clear();
+                        json_str(&mut path_json, path)?;
+                        last = path;
+                    }
+                    comma(w, i)?;
+                    w.write_all(br#"{"path":"#)?;
+                    w.write_all(&path_json)?;
+                    w.write_all(br#","line":"#)?;
+                    serde_json::to_writer(&mut *w, &m.line)?;
+                    w.write_all(br#","text":"#)?;
+                    json_str(w, m.text)?;
+                    // Context arrays only when context was asked for, empty or not (SPEC §9).
+                    if p.before {
+                        w.write_all(br#","before":"#)?;
+                        context_json(w, m.before)?;
+                    }
+                    if p.after {
+                        w.write_all(br#","after":"#)?;
+                        context_json(w, m.after)?;
+                    }
+                    w.write_all(b"}")?;
+                }
             }
         }
-        m.serialize_entry("total", &p.total)?;
-        m.serialize_entry("truncated", &r.truncated)?;
+        w.write_all(br#"],"total":"#)?;
+        serde_json::to_writer(&mut *w, &p.total)?;
+        w.write_all(if self.truncated {
+            br#","truncated":true"#
+        } else {
+            br#","truncated":false"#
+        })?;
         if !warnings.is_empty() {
-            m.serialize_entry("warnings", warnings)?;
+            w.write_all(br#","warnings":"#)?;
+            serde_json::to_writer(&mut *w, warnings)?;
         }
-        m.end()
+        w.write_all(b"}")
     }
 }
 
-/// A sequence made as it is serialised.
-struct Seq<F>(F);
-
-impl<F, I> Serialize for Seq<F>
-where
-    F: Fn() -> I,
-    I: Iterator<Item: Serialize>,
-{
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq((self.0)())
+fn comma(w: &mut impl Write, i: usize) -> io::Result<()> {
+    if i > 0 {
+        w.write_all(b",")?;
     }
+    Ok(())
 }
 
-#[derive(serde::Serialize)]
-struct CountRow<'a> {
-    path: &'a str,
-    count: usize,
-}
-
-struct MatchRow<'a> {
-    path: &'a str,
-    m: Match<'a>,
-    page: &'a Page,
-}
-
-impl Serialize for MatchRow<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut map = s.serialize_map(None)?;
-        map.serialize_entry("path", self.path)?;
-        map.serialize_entry("line", &self.m.line)?;
-        map.serialize_entry("text", self.m.text)?;
-        // Context arrays only when context was asked for, empty or not (SPEC §9).
-        if self.page.before {
-            map.serialize_entry("before", &ContextLines(self.m.before))?;
-        }
-        if self.page.after {
-            map.serialize_entry("after", &ContextLines(self.m.after))?;
-        }
-        map.end()
+/// `[{"line":N,"text":"…"},…]`
+fn context_json(w: &mut impl Write, c: Context<'_>) -> io::Result<()> {
+    w.write_all(b"[")?;
+    for (i, (line, text)) in c.lines().enumerate() {
+        comma(w, i)?;
+        w.write_all(br#"{"line":"#)?;
+        serde_json::to_writer(&mut *w, &line)?;
+        w.write_all(br#","text":"#)?;
+        json_str(w, text)?;
+        w.write_all(b"}")?;
     }
+    w.write_all(b"]")
 }
 
-struct ContextLines<'a>(Context<'a>);
+/// A JSON string as serde_json writes it. It escapes only `"`, `\` and control characters; a
+/// string without them, most lines of code, is copied as it is.
+fn json_str(w: &mut impl Write, s: &str) -> io::Result<()> {
+    if s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+        return Ok(serde_json::to_writer(w, s)?);
+    }
+    w.write_all(b"\"")?;
+    w.write_all(s.as_bytes())?;
+    w.write_all(b"\"")
+}
 
-impl Serialize for ContextLines<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        #[derive(serde::Serialize)]
-        struct Line<'a> {
-            line: u64,
-            text: &'a str,
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_are_written_as_serde_json_writes_them() {
+        for s in [
+            "",
+            "plain",
+            "a \"quote\"",
+            "back\\slash",
+            "tab\there",
+            "\u{1}\u{1f}\u{7f}é€😀/",
+        ] {
+            let mut ours = Vec::new();
+            json_str(&mut ours, s).unwrap();
+            assert_eq!(
+                String::from_utf8(ours).unwrap(),
+                serde_json::to_string(s).unwrap()
+            );
         }
-        s.collect_seq(self.0.lines().map(|(line, text)| Line { line, text }))
     }
 }
