@@ -6,18 +6,70 @@
 
 use crate::error::ToolError;
 use serde_json::{Map, Value};
-use std::io::Write;
+use std::io::{self, BufWriter, Write};
+
+/// A tool's structured result. Most tools build a `Value`; a tool whose result can be large
+/// (grep's matches with head_limit 0) keeps its own compact structs and serialises them straight
+/// onto stdout, so the result never exists as a `Value` tree, nor twice.
+///
+/// Not `Serialize`: its generic method cannot sit behind `dyn`, and every entry point needs only
+/// these two forms of it.
+pub trait Data: Send {
+    /// Compact JSON, with `warnings` joined as `data.warnings`.
+    fn write_json(self: Box<Self>, out: &mut dyn Write, warnings: &[String]) -> io::Result<()>;
+    /// The same as a `Value`: for `--pretty`, whose indentation must continue the envelope's.
+    fn into_value(self: Box<Self>, warnings: &[String]) -> Value;
+}
+
+impl Data for Value {
+    fn write_json(self: Box<Self>, out: &mut dyn Write, warnings: &[String]) -> io::Result<()> {
+        Ok(serde_json::to_writer(out, &self.into_value(warnings))?)
+    }
+
+    fn into_value(self: Box<Self>, warnings: &[String]) -> Value {
+        let mut data = *self;
+        if let Value::Object(map) = &mut data
+            && !warnings.is_empty()
+        {
+            let list = map
+                .entry("warnings")
+                .or_insert_with(|| Value::Array(vec![]));
+            if let Value::Array(items) = list {
+                items.extend(warnings.iter().cloned().map(Value::String));
+            }
+        }
+        data
+    }
+}
 
 /// What a tool hands back on success: the text for the model and the structured result.
-#[derive(Debug)]
 pub struct Success {
     pub output: String,
-    pub data: Value,
+    pub data: Box<dyn Data>,
 }
 
 impl Success {
     pub fn new(output: String, data: Value) -> Self {
-        Success { output, data }
+        Success {
+            output,
+            data: Box::new(data),
+        }
+    }
+
+    /// A result that serialises itself (see `Data`).
+    pub fn with_data(output: String, data: impl Data + 'static) -> Self {
+        Success {
+            output,
+            data: Box::new(data),
+        }
+    }
+}
+
+impl std::fmt::Debug for Success {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Success")
+            .field("output", &self.output)
+            .finish_non_exhaustive()
     }
 }
 
@@ -40,36 +92,36 @@ pub struct Envelope {
     pub ok: bool,
     pub tool: String,
     pub output: String,
-    pub body: Value, // `data` when ok, `error` when not
-    pub data_on_error: Option<Value>,
+    pub body: Body,
     pub exit_status: i32,
+}
+
+pub enum Body {
+    /// Success: the data, and the warnings still to join it.
+    Data {
+        data: Box<dyn Data>,
+        warnings: Vec<String>,
+    },
+    /// Failure: `error`, and `data` where the tool gives some (warnings already joined).
+    Error { error: Value, data: Option<Value> },
 }
 
 impl Envelope {
     pub fn success(tool: &str, success: Success, warnings: &[String]) -> Envelope {
         let mut output = terminate_lines(success.output);
-        let mut data = success.data;
-        if !warnings.is_empty() {
-            for w in warnings {
-                output.push_str("Warning: ");
-                output.push_str(w);
-                output.push('\n');
-            }
-            if let Value::Object(map) = &mut data {
-                let list = map
-                    .entry("warnings")
-                    .or_insert_with(|| Value::Array(vec![]));
-                if let Value::Array(items) = list {
-                    items.extend(warnings.iter().cloned().map(Value::String));
-                }
-            }
+        for w in warnings {
+            output.push_str("Warning: ");
+            output.push_str(w);
+            output.push('\n');
         }
         Envelope {
             ok: true,
             tool: tool.to_string(),
             output,
-            body: data,
-            data_on_error: None,
+            body: Body::Data {
+                data: success.data,
+                warnings: warnings.to_vec(),
+            },
             exit_status: 0,
         }
     }
@@ -96,9 +148,9 @@ impl Envelope {
         for (k, v) in err.extra {
             error.insert(k, v);
         }
-        let mut data_on_error = err.data;
+        let mut data = err.data;
         if !warnings.is_empty() {
-            let d = data_on_error.get_or_insert_with(|| Value::Object(Map::new()));
+            let d = data.get_or_insert_with(|| Value::Object(Map::new()));
             if let Value::Object(map) = d {
                 map.insert(
                     "warnings".into(),
@@ -110,51 +162,99 @@ impl Envelope {
             ok: false,
             tool: tool.to_string(),
             output,
-            body: Value::Object(error),
-            data_on_error,
+            body: Body::Error {
+                error: Value::Object(error),
+                data,
+            },
             exit_status: err.code.exit_status(),
         }
     }
 
-    pub fn to_value(&self) -> Value {
+    /// The envelope as a `Value`, `id` (call's and batch's) last.
+    pub fn into_value(self, id: Option<Value>) -> Value {
         let mut m = Map::new();
         m.insert("ok".into(), self.ok.into());
-        m.insert("tool".into(), self.tool.clone().into());
-        m.insert("output".into(), self.output.clone().into());
-        if self.ok {
-            m.insert("data".into(), self.body.clone());
-        } else {
-            if let Some(d) = &self.data_on_error {
-                m.insert("data".into(), d.clone());
+        m.insert("tool".into(), self.tool.into());
+        m.insert("output".into(), self.output.into());
+        match self.body {
+            Body::Data { data, warnings } => {
+                m.insert("data".into(), data.into_value(&warnings));
             }
-            m.insert("error".into(), self.body.clone());
+            Body::Error { error, data } => {
+                if let Some(d) = data {
+                    m.insert("data".into(), d);
+                }
+                m.insert("error".into(), error);
+            }
+        }
+        if let Some(id) = id {
+            m.insert("id".into(), id);
         }
         Value::Object(m)
     }
 
+    /// The same bytes `into_value` would serialise to, written as they are made: the data may
+    /// be far larger than everything else here.
+    pub fn write_json(self, out: &mut dyn Write, id: Option<Value>) -> io::Result<()> {
+        write!(out, "{{\"ok\":{},\"tool\":", self.ok)?;
+        serde_json::to_writer(&mut *out, &self.tool)?;
+        out.write_all(b",\"output\":")?;
+        serde_json::to_writer(&mut *out, &self.output)?;
+        match self.body {
+            Body::Data { data, warnings } => {
+                out.write_all(b",\"data\":")?;
+                data.write_json(out, &warnings)?;
+            }
+            Body::Error { error, data } => {
+                if let Some(d) = data {
+                    out.write_all(b",\"data\":")?;
+                    serde_json::to_writer(&mut *out, &d)?;
+                }
+                out.write_all(b",\"error\":")?;
+                serde_json::to_writer(&mut *out, &error)?;
+            }
+        }
+        if let Some(id) = id {
+            out.write_all(b",\"id\":")?;
+            serde_json::to_writer(&mut *out, &id)?;
+        }
+        out.write_all(b"}")
+    }
+
     /// Prints the envelope and returns the exit status.
-    pub fn print(&self, format: Format, pretty: bool) -> i32 {
+    pub fn print(self, format: Format, pretty: bool) -> i32 {
+        let status = self.exit_status;
         match format {
-            Format::Text => print_text(&self.output, self.ok, self.exit_status),
-            Format::Json => print_value(&self.to_value(), pretty, self.exit_status),
+            Format::Text => print_text(&self.output, self.ok, status),
+            Format::Json if pretty => print_value(&self.into_value(None), true, status),
+            Format::Json => print_json(status, |out| self.write_json(out, None)),
         }
     }
 }
 
-/// Prints one JSON value on one line (or indented) and returns `status`. A closed stdout
-/// (`| head`) is not an error worth a word: the reader has gone.
+/// Prints one JSON value on one line (or indented) and returns `status`.
 pub fn print_value(v: &Value, pretty: bool, status: i32) -> i32 {
-    let mut s = if pretty {
-        serde_json::to_string_pretty(v)
-    } else {
-        serde_json::to_string(v)
-    }
-    .unwrap_or_else(|_| String::from("{\"ok\":false}"));
-    s.push('\n');
-    let mut out = std::io::stdout().lock();
-    match out.write_all(s.as_bytes()).and_then(|_| out.flush()) {
+    print_json(status, |out| {
+        if pretty {
+            serde_json::to_writer_pretty(out, v)?;
+        } else {
+            serde_json::to_writer(out, v)?;
+        }
+        Ok(())
+    })
+}
+
+/// Prints what `write` writes, then a newline, and returns `status`. A closed stdout (`| head`)
+/// is not an error worth a word: the reader has gone.
+pub fn print_json(status: i32, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> i32 {
+    // Large blocks: stdout's own buffer is a LineWriter of 1 KiB, a write call per KiB.
+    let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    let written = write(&mut out)
+        .and_then(|()| out.write_all(b"\n"))
+        .and_then(|()| out.flush());
+    match written {
         Ok(()) => status,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => status,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => status,
         Err(_) => 1,
     }
 }
@@ -162,14 +262,14 @@ pub fn print_value(v: &Value, pretty: bool, status: i32) -> i32 {
 /// `--format text`: `output` alone, on stdout for success and on stderr for a failure.
 pub fn print_text(output: &str, ok: bool, status: i32) -> i32 {
     let written = if ok {
-        let mut out = std::io::stdout().lock();
+        let mut out = io::stdout().lock();
         out.write_all(output.as_bytes()).and_then(|_| out.flush())
     } else {
-        std::io::stderr().write_all(output.as_bytes())
+        io::stderr().write_all(output.as_bytes())
     };
     match written {
         Ok(()) => status,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => status,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => status,
         Err(_) => 1,
     }
 }

@@ -6,10 +6,11 @@
 
 use crate::context::Globals;
 use crate::dispatch;
-use crate::envelope::Envelope;
+use crate::envelope::{Envelope, print_json, print_value};
 use crate::error::{Result, ToolError};
 use serde::Deserialize;
 use serde_json::{Map, Value};
+use std::io::{self, Write};
 
 /// One call: `{"name": TOOL, "input": {...}, "id"?: ID}`.
 #[derive(Debug, Deserialize)]
@@ -40,26 +41,73 @@ fn parse_call(v: Value) -> std::result::Result<Call, (Option<Value>, ToolError)>
     })
 }
 
+/// An envelope and the caller's `id`, which comes last in what is printed.
+pub struct Reply {
+    pub env: Envelope,
+    id: Option<Value>,
+}
+
+impl Reply {
+    fn failure(tool: &str, err: ToolError, id: Option<Value>) -> Reply {
+        Reply {
+            env: Envelope::failure(tool, err, &[]),
+            id,
+        }
+    }
+
+    fn into_value(self) -> Value {
+        self.env.into_value(self.id)
+    }
+
+    fn write_json(self, out: &mut dyn Write) -> io::Result<()> {
+        self.env.write_json(out, self.id)
+    }
+}
+
+/// What `call` and `batch` print: one envelope, or a bare array of them.
+#[allow(clippy::large_enum_variant)] // one per process: boxing would buy nothing
+pub enum Printed {
+    One(Reply),
+    Many(Vec<Reply>),
+}
+
+impl Printed {
+    pub fn print(self, pretty: bool, status: i32) -> i32 {
+        if pretty {
+            let v = match self {
+                Printed::One(r) => r.into_value(),
+                Printed::Many(rs) => Value::Array(rs.into_iter().map(Reply::into_value).collect()),
+            };
+            return print_value(&v, true, status);
+        }
+        print_json(status, |out| match self {
+            Printed::One(r) => r.write_json(out),
+            Printed::Many(rs) => {
+                out.write_all(b"[")?;
+                for (i, r) in rs.into_iter().enumerate() {
+                    if i > 0 {
+                        out.write_all(b",")?;
+                    }
+                    r.write_json(out)?;
+                }
+                out.write_all(b"]")
+            }
+        })
+    }
+}
+
 /// The envelope of one call, with the caller's `id` echoed.
-fn envelope_of(g: &Globals, call: Call) -> (Envelope, Option<Value>) {
+fn reply_to(g: &Globals, call: Call) -> Reply {
     let Call { name, input, id } = call;
     let env = match dispatch::lookup(&name).filter(|_| !NOT_TOOLS.contains(&name.as_str())) {
         Some(r) => r.run(g, input.unwrap_or_else(|| Value::Object(Map::new()))),
         None => Envelope::failure(&name, dispatch::unknown_tool(&name), &[]),
     };
-    (env, id)
-}
-
-fn with_id(env: &Envelope, id: Option<Value>) -> Value {
-    let mut v = env.to_value();
-    if let (Value::Object(m), Some(id)) = (&mut v, id) {
-        m.insert("id".into(), id);
-    }
-    v
+    Reply { env, id }
 }
 
 /// `call`: stdin holds one call; prints its envelope plus `id`, with that envelope's status.
-pub fn call(g: &Globals, stdin: &[u8]) -> (Value, i32) {
+pub fn call(g: &Globals, stdin: &[u8]) -> (Reply, i32) {
     let parsed = serde_json::from_slice::<Value>(stdin)
         .map_err(|e| {
             (
@@ -68,16 +116,12 @@ pub fn call(g: &Globals, stdin: &[u8]) -> (Value, i32) {
             )
         })
         .and_then(parse_call);
-    match parsed {
-        Ok(c) => {
-            let (env, id) = envelope_of(g, c);
-            (with_id(&env, id), env.exit_status)
-        }
-        Err((id, e)) => {
-            let env = Envelope::failure("call", e, &[]);
-            (with_id(&env, id), env.exit_status)
-        }
-    }
+    let reply = match parsed {
+        Ok(c) => reply_to(g, c),
+        Err((id, e)) => Reply::failure("call", e, id),
+    };
+    let status = reply.env.exit_status;
+    (reply, status)
 }
 
 /// The calls of a batch: a JSON array, or JSON Lines (one call per non-blank line).
@@ -114,31 +158,30 @@ fn batch_items(stdin: &[u8]) -> Result<Vec<Value>> {
 }
 
 enum Slot {
-    Ready(Value),
+    Ready(Reply),
     Pending(Call, bool), // the call, and whether it only looks
+    Taken,
 }
 
 /// `batch`: a bare JSON array of envelopes in input order. Exit 0 when all are ok, 1 when any
 /// failed, 2 when the batch itself is unreadable.
-pub fn batch(g: &Globals, stdin: &[u8]) -> (Value, i32) {
+pub fn batch(g: &Globals, stdin: &[u8]) -> (Printed, i32) {
     let items = match batch_items(stdin) {
         Ok(items) => items,
         Err(e) => {
-            let env = Envelope::failure("batch", e, &[]);
-            return (env.to_value(), env.exit_status);
+            let reply = Reply::failure("batch", e, None);
+            let status = reply.env.exit_status;
+            return (Printed::One(reply), status);
         }
     };
     let mut slots: Vec<Slot> = items
         .into_iter()
         .map(|item| match item {
-            Value::String(line_error) => Slot::Ready(
-                Envelope::failure(
-                    "batch",
-                    ToolError::usage(format!("batch: {line_error}")),
-                    &[],
-                )
-                .to_value(),
-            ),
+            Value::String(line_error) => Slot::Ready(Reply::failure(
+                "batch",
+                ToolError::usage(format!("batch: {line_error}")),
+                None,
+            )),
             v => match parse_call(v) {
                 Ok(c) => {
                     let ro = dispatch::lookup(&c.name)
@@ -148,12 +191,12 @@ pub fn batch(g: &Globals, stdin: &[u8]) -> (Value, i32) {
                         });
                     Slot::Pending(c, ro)
                 }
-                Err((id, e)) => Slot::Ready(with_id(&Envelope::failure("batch", e, &[]), id)),
+                Err((id, e)) => Slot::Ready(Reply::failure("batch", e, id)),
             },
         })
         .collect();
 
-    let mut results: Vec<Option<(Value, bool)>> = vec![None; slots.len()];
+    let mut results: Vec<Option<Reply>> = slots.iter().map(|_| None).collect();
     let mut i = 0;
     while i < slots.len() {
         // A maximal run of read-only calls (ready slots do not break it: they need no running).
@@ -169,31 +212,29 @@ pub fn batch(g: &Globals, stdin: &[u8]) -> (Value, i32) {
             i += 1;
         }
     }
-    let all_ok = results
-        .iter()
-        .all(|r| r.as_ref().is_some_and(|(_, ok)| *ok));
-    let out = Value::Array(
-        results
-            .into_iter()
-            .map(|r| r.map(|(v, _)| v).unwrap_or(Value::Null))
-            .collect(),
-    );
-    (out, if all_ok { 0 } else { 1 })
+    let replies: Vec<Reply> = results
+        .into_iter()
+        .map(|r| {
+            r.unwrap_or_else(|| {
+                Reply::failure("batch", ToolError::internal("a call was never run"), None)
+            })
+        })
+        .collect();
+    let all_ok = replies.iter().all(|r| r.env.ok);
+    (Printed::Many(replies), if all_ok { 0 } else { 1 })
 }
 
 /// Runs `slots` at once: a few scoped worker threads take calls from a shared counter, so no
 /// worker waits for a slower sibling before starting the next call.
-fn run_parallel(g: &Globals, slots: &mut [Slot], results: &mut [Option<(Value, bool)>]) {
+fn run_parallel(g: &Globals, slots: &mut [Slot], results: &mut [Option<Reply>]) {
     use std::sync::Mutex;
     use std::sync::atomic::{AtomicUsize, Ordering};
     let mut work: Vec<(usize, Mutex<Option<Call>>)> = vec![];
     for (k, slot) in slots.iter_mut().enumerate() {
-        match std::mem::replace(slot, Slot::Ready(Value::Null)) {
-            Slot::Ready(v) => {
-                let ok = v["ok"] == Value::Bool(true);
-                results[k] = Some((v, ok));
-            }
+        match std::mem::replace(slot, Slot::Taken) {
+            Slot::Ready(r) => results[k] = Some(r),
             Slot::Pending(c, _) => work.push((k, Mutex::new(Some(c)))),
+            Slot::Taken => {}
         }
     }
     let width = std::thread::available_parallelism()
@@ -201,7 +242,7 @@ fn run_parallel(g: &Globals, slots: &mut [Slot], results: &mut [Option<(Value, b
         .clamp(2, 8)
         .min(work.len());
     let next = AtomicUsize::new(0);
-    let done: Mutex<Vec<(usize, Value, bool)>> = Mutex::new(Vec::with_capacity(work.len()));
+    let done: Mutex<Vec<(usize, Reply)>> = Mutex::new(Vec::with_capacity(work.len()));
     std::thread::scope(|s| {
         for _ in 0..width {
             s.spawn(|| {
@@ -213,16 +254,15 @@ fn run_parallel(g: &Globals, slots: &mut [Slot], results: &mut [Option<(Value, b
                         .unwrap_or_else(|e| e.into_inner())
                         .take()
                         .expect("each call is taken once");
-                    let (env, id) = envelope_of(g, call);
-                    let v = with_id(&env, id);
+                    let reply = reply_to(g, call);
                     done.lock()
                         .unwrap_or_else(|e| e.into_inner())
-                        .push((*k, v, env.ok));
+                        .push((*k, reply));
                 }
             });
         }
     });
-    for (k, v, ok) in done.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        results[k] = Some((v, ok));
+    for (k, r) in done.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        results[k] = Some(r);
     }
 }

@@ -7,9 +7,10 @@
 use super::schema::{self, Flavor};
 use crate::context::Globals;
 use crate::dispatch;
+use crate::envelope::{Body, Envelope};
 use crate::tools;
 use serde_json::{Value, json};
-use std::io::{BufRead, Write};
+use std::io::{self, BufRead, BufWriter, Write};
 
 /// Newest first; a client asking for one of these gets it, any other gets the newest.
 const VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
@@ -27,10 +28,43 @@ fn result(id: Value, result: Value) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "result": result})
 }
 
+/// One message out: most are small `Value`s; a tool call's result carries the tool's data,
+/// which is written out as it is serialised (it may be large: grep with head_limit 0).
+pub enum Reply {
+    Message(Value),
+    ToolResult(Value, Envelope),
+}
+
+impl Reply {
+    fn write_json(self, out: &mut dyn Write) -> io::Result<()> {
+        let (id, env) = match self {
+            Reply::Message(v) => return Ok(serde_json::to_writer(out, &v)?),
+            Reply::ToolResult(id, env) => (id, env),
+        };
+        // The fields in the order `result(id, json!({…}))` would give them.
+        out.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":")?;
+        serde_json::to_writer(&mut *out, &id)?;
+        out.write_all(b",\"result\":{\"content\":[{\"type\":\"text\",\"text\":")?;
+        serde_json::to_writer(&mut *out, &env.output)?;
+        write!(out, "}}],\"isError\":{},\"structuredContent\":", !env.ok)?;
+        match env.body {
+            Body::Data { data, warnings } => data.write_json(out, &warnings)?,
+            Body::Error { error, data } => {
+                let mut e = json!({"error": error});
+                if let Some(d) = data {
+                    e["data"] = d;
+                }
+                serde_json::to_writer(&mut *out, &e)?;
+            }
+        }
+        out.write_all(b"}}")
+    }
+}
+
 /// Serves until EOF. Returns the process exit status.
 pub fn serve(g: &Globals) -> i32 {
     let stdin = std::io::stdin();
-    let mut out = std::io::stdout().lock();
+    let mut out = BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
     for line in stdin.lock().lines() {
         let Ok(line) = line else {
             eprintln!("loopr-tool mcp: stdin is not UTF-8; stopping");
@@ -39,47 +73,52 @@ pub fn serve(g: &Globals) -> i32 {
         if line.trim().is_empty() {
             continue;
         }
-        if let Some(reply) = handle(g, &line) {
-            let mut text = reply.to_string();
-            text.push('\n');
-            if out
-                .write_all(text.as_bytes())
-                .and_then(|_| out.flush())
+        if let Some(reply) = handle(g, &line)
+            && reply
+                .write_json(&mut out)
+                .and_then(|()| out.write_all(b"\n"))
+                .and_then(|()| out.flush())
                 .is_err()
-            {
-                return 0; // the client has gone
-            }
+        {
+            return 0; // the client has gone
         }
     }
     0
 }
 
 /// One message in, at most one message out (notifications get none).
-pub fn handle(g: &Globals, line: &str) -> Option<Value> {
+pub fn handle(g: &Globals, line: &str) -> Option<Reply> {
     let msg: Value = match serde_json::from_str(line) {
         Ok(v) => v,
         Err(e) => {
-            return Some(error(
+            return Some(Reply::Message(error(
                 Value::Null,
                 PARSE_ERROR,
                 &format!("parse error: {e}"),
-            ));
+            )));
         }
     };
     let Some(obj) = msg.as_object() else {
-        return Some(error(
+        return Some(Reply::Message(error(
             Value::Null,
             INVALID_REQUEST,
             "a message must be a JSON object",
-        ));
+        )));
     };
     let id = obj.get("id").cloned();
     let Some(method) = obj.get("method").and_then(Value::as_str) else {
         // A response from the client (we send no requests) or garbage: answer only requests.
-        return id.map(|id| error(id, INVALID_REQUEST, "a request needs a string `method`"));
+        return id.map(|id| {
+            Reply::Message(error(
+                id,
+                INVALID_REQUEST,
+                "a request needs a string `method`",
+            ))
+        });
     };
     if obj.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-        return id.map(|id| error(id, INVALID_REQUEST, "`jsonrpc` must be \"2.0\""));
+        return id
+            .map(|id| Reply::Message(error(id, INVALID_REQUEST, "`jsonrpc` must be \"2.0\"")));
     }
     let params = obj.get("params").cloned().unwrap_or(json!({}));
     let Some(id) = id else {
@@ -114,43 +153,30 @@ pub fn handle(g: &Globals, line: &str) -> Option<Value> {
                 .collect();
             result(id, json!({"tools": list}))
         }
-        "tools/call" => call(g, id, &params),
+        "tools/call" => return Some(call(g, id, &params)),
         _ => error(id, METHOD_NOT_FOUND, &format!("method not found: {method}")),
     };
-    Some(reply)
+    Some(Reply::Message(reply))
 }
 
-fn call(g: &Globals, id: Value, params: &Value) -> Value {
+fn call(g: &Globals, id: Value, params: &Value) -> Reply {
     let Some(name) = params.get("name").and_then(Value::as_str) else {
-        return error(
+        return Reply::Message(error(
             id,
             INVALID_PARAMS,
             "tools/call needs params.name (a string)",
-        );
+        ));
     };
     let args = params.get("arguments").cloned().unwrap_or(json!({}));
     if !args.is_object() {
-        return error(id, INVALID_PARAMS, "params.arguments must be an object");
+        return Reply::Message(error(
+            id,
+            INVALID_PARAMS,
+            "params.arguments must be an object",
+        ));
     }
     let Some(resolved) = dispatch::lookup(name) else {
-        return error(id, INVALID_PARAMS, &format!("unknown tool: {name}"));
+        return Reply::Message(error(id, INVALID_PARAMS, &format!("unknown tool: {name}")));
     };
-    let env = resolved.run(g, args);
-    let structured = if env.ok {
-        env.body.clone()
-    } else {
-        let mut e = json!({"error": env.body});
-        if let Some(d) = &env.data_on_error {
-            e["data"] = d.clone();
-        }
-        e
-    };
-    result(
-        id,
-        json!({
-            "content": [{"type": "text", "text": env.output}],
-            "isError": !env.ok,
-            "structuredContent": structured,
-        }),
-    )
+    Reply::ToolResult(id, resolved.run(g, args))
 }

@@ -82,20 +82,20 @@ pub fn run(name: &str, g: &Globals, m: &ArgMatches) -> i32 {
                 Ok(b) => b,
                 Err(code) => return code,
             };
-            let (v, status) = call::call(g, &stdin);
+            let (reply, status) = call::call(g, &stdin);
             if g.format == Format::Text {
-                let text = v["output"].as_str().unwrap_or("");
-                return crate::envelope::print_text(text, v["ok"] == Value::Bool(true), status);
+                let env = &reply.env;
+                return crate::envelope::print_text(&env.output, env.ok, status);
             }
-            print_value(&v, g.pretty, status)
+            call::Printed::One(reply).print(g.pretty, status)
         }
         "batch" => {
             let stdin = match stdin_or_fail("batch", g) {
                 Ok(b) => b,
                 Err(code) => return code,
             };
-            let (v, status) = call::batch(g, &stdin);
-            print_value(&v, g.pretty, status)
+            let (printed, status) = call::batch(g, &stdin);
+            printed.print(g.pretty, status)
         }
         "mcp" => mcp::serve(g),
         _ => unreachable!(),

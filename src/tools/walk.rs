@@ -258,22 +258,6 @@ pub fn path_cmp(a: &Path, b: &Path) -> std::cmp::Ordering {
     key(a).cmp(&key(b))
 }
 
-/// A path that sorts by `path_cmp`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PathKey(pub PathBuf);
-
-impl Ord for PathKey {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        path_cmp(&self.0, &other.0)
-    }
-}
-
-impl PartialOrd for PathKey {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
 /// Whether the entry is a regular file (symlinks are not: the walkers never follow them).
 pub fn is_file(e: &ignore::DirEntry) -> bool {
     e.file_type().is_some_and(|t| t.is_file())

@@ -5,12 +5,14 @@
 //! `head_limit`) is defined in path order. The collector keeps files in a map ordered by path
 //! and drops any file whose first entry already ranks past the page: a file that arrives later
 //! can only push it further down. So memory holds about one page of entries, however many lines
-//! match, while `total` still counts them all.
+//! match, while `total` still counts them all. With head_limit 0 the page is everything, so
+//! each kept line costs its text and a 10-byte row, and a file's buffers are exactly its size.
 
 use crate::text::MAX_LINE_CHARS;
-use crate::tools::walk::PathKey;
+use crate::tools::walk::path_cmp;
 use grep_searcher::{Searcher, Sink, SinkContext, SinkContextKind, SinkMatch};
-use std::collections::BTreeMap;
+use std::borrow::Cow;
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
@@ -21,19 +23,54 @@ pub enum Mode {
     Count,
 }
 
-#[derive(Debug, Clone)]
-pub struct Line {
-    pub line: u64,
-    pub text: String,
+/// One kept line of a file, in file order: a match, or context for the match next to it. Its
+/// text is the next `len` bytes of the file's `text`.
+///
+/// Kept lines wait for the end of the walk (files finish out of path order), and with
+/// head_limit 0 they are every matching line: packed, one costs 10 bytes besides its text (a
+/// `String` each would cost more than most lines). Read it through its methods: a reference
+/// to a field of a packed struct may be unaligned.
+#[derive(Debug, Clone, Copy)]
+#[repr(C, packed(2))]
+struct Row {
+    line: u64,
+    /// `len << 2 | kind`
+    len_kind: u16,
 }
 
-/// One matching line, with the context lines the searcher attached to it.
-#[derive(Debug, Clone)]
-pub struct Item {
-    pub line: u64,
-    pub text: String,
-    pub before: Vec<Line>,
-    pub after: Vec<Line>,
+// A shown line is at most MAX_LINE_CHARS characters of up to 4 bytes and the cut marker.
+const _: () = assert!(MAX_LINE_CHARS * 4 + 64 < 1 << 14);
+
+impl Row {
+    fn new(line: u64, len: usize, kind: Kind) -> Row {
+        Row {
+            line,
+            len_kind: (len as u16) << 2 | kind as u16,
+        }
+    }
+
+    fn line(self) -> u64 {
+        self.line
+    }
+
+    fn len(self) -> usize {
+        usize::from(self.len_kind >> 2)
+    }
+
+    fn kind(self) -> Kind {
+        match self.len_kind & 3 {
+            0 => Kind::Match,
+            1 => Kind::Before,
+            _ => Kind::After,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Match = 0,
+    Before = 1,
+    After = 2,
 }
 
 /// One file's findings.
@@ -43,13 +80,13 @@ pub struct FileResult {
     pub rel: PathBuf,
     /// Matching lines (all of them, also those not kept).
     pub lines: usize,
-    /// The first matching lines, at most the page's end (content mode only).
-    pub items: Vec<Item>,
-    /// Where binary data was found, when it was.
-    pub binary_at: Option<u64>,
-    /// A match was found past the binary data (content mode stops there, as ripgrep's
-    /// printer does, and shows no line of it).
-    pub binary_matched: bool,
+    /// Matching lines kept: the first ones, at most the page's end (content mode only).
+    pub kept: usize,
+    /// The kept lines' text, back to back.
+    text: Box<str>,
+    rows: Box<[Row]>,
+    /// Binary data was found.
+    pub binary: bool,
 }
 
 impl FileResult {
@@ -60,10 +97,127 @@ impl FileResult {
             Mode::Files | Mode::Count => usize::from(self.lines > 0),
         }
     }
+
+    /// The kept matching lines in order, each with its context.
+    pub fn matches(&self) -> Matches<'_> {
+        Matches {
+            file: self,
+            row: 0,
+            at: 0,
+        }
+    }
 }
 
-/// The line as shown: without its terminator, invalid UTF-8 replaced, cut as read cuts it.
-pub fn show_line(bytes: &[u8]) -> String {
+/// A searching thread's buffers for the file at hand, reused from file to file. The file's
+/// findings are copied out at their exact size: growing them in place would leave spare
+/// capacity and a trail of outgrown buffers behind every file.
+#[derive(Default)]
+pub struct Scratch {
+    text: String,
+    rows: Vec<Row>,
+}
+
+impl Scratch {
+    fn push(&mut self, line: u64, bytes: &[u8], kind: Kind) {
+        let len = push_shown(&mut self.text, bytes);
+        self.rows.push(Row::new(line, len, kind));
+    }
+
+    /// Forgets the context lines at the end (those still waiting for a match).
+    fn drop_pending_before(&mut self) {
+        while let Some(r) = self.rows.last().filter(|r| r.kind() == Kind::Before) {
+            self.text.truncate(self.text.len() - r.len());
+            self.rows.pop();
+        }
+    }
+
+    fn clear(&mut self) {
+        self.text.clear();
+        self.rows.clear();
+    }
+}
+
+/// A kept matching line and its context lines.
+pub struct Match<'a> {
+    pub line: u64,
+    pub text: &'a str,
+    pub before: Context<'a>,
+    pub after: Context<'a>,
+}
+
+/// Consecutive context lines: their rows and their text, back to back.
+#[derive(Clone, Copy)]
+pub struct Context<'a> {
+    rows: &'a [Row],
+    text: &'a str,
+}
+
+impl<'a> Context<'a> {
+    pub fn first_line(&self) -> Option<u64> {
+        self.rows.first().map(|r| r.line())
+    }
+
+    pub fn last_line(&self) -> Option<u64> {
+        self.rows.last().map(|r| r.line())
+    }
+
+    pub fn lines(&self) -> impl Iterator<Item = (u64, &'a str)> + 'a {
+        let text = self.text;
+        self.rows.iter().scan(0usize, move |at, r| {
+            let start = *at;
+            *at += r.len();
+            Some((r.line(), &text[start..*at]))
+        })
+    }
+}
+
+pub struct Matches<'a> {
+    file: &'a FileResult,
+    row: usize,
+    at: usize,
+}
+
+impl<'a> Matches<'a> {
+    /// The rows of `kind` from here on, and their text.
+    fn run_of(&mut self, kind: Kind) -> Context<'a> {
+        let f = self.file;
+        let (row, at) = (self.row, self.at);
+        while let Some(r) = f.rows.get(self.row).filter(|r| r.kind() == kind) {
+            self.at += r.len();
+            self.row += 1;
+        }
+        Context {
+            rows: &f.rows[row..self.row],
+            text: &f.text[at..self.at],
+        }
+    }
+}
+
+impl<'a> Iterator for Matches<'a> {
+    type Item = Match<'a>;
+
+    fn next(&mut self) -> Option<Match<'a>> {
+        let f = self.file;
+        let before = self.run_of(Kind::Before);
+        let r = *f.rows.get(self.row)?;
+        // The sink puts before-context right in front of a match and after-context right
+        // after one, so the next row is a match.
+        debug_assert_eq!(r.kind(), Kind::Match);
+        let start = self.at;
+        self.at += r.len();
+        self.row += 1;
+        Some(Match {
+            line: r.line(),
+            text: &f.text[start..self.at],
+            before,
+            after: self.run_of(Kind::After),
+        })
+    }
+}
+
+/// Appends the line as shown: without its terminator, invalid UTF-8 replaced, cut as read cuts
+/// it. Returns the bytes appended.
+fn push_shown(out: &mut String, bytes: &[u8]) -> usize {
     let mut b = bytes;
     if let Some(x) = b.strip_suffix(b"\n") {
         b = x;
@@ -71,34 +225,52 @@ pub fn show_line(bytes: &[u8]) -> String {
     if let Some(x) = b.strip_suffix(b"\r") {
         b = x;
     }
-    let s = String::from_utf8_lossy(b);
+    // from_utf8 checks ASCII a word at a time, the lossy conversion a byte at a time.
+    let s = match std::str::from_utf8(b) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(b),
+    };
+    let before = out.len();
     // Fewer bytes than the limit means fewer characters too: the common case costs no count.
-    if s.len() <= MAX_LINE_CHARS {
-        return s.into_owned();
-    }
-    let chars = s.chars().count();
+    let chars = if s.len() <= MAX_LINE_CHARS {
+        0
+    } else {
+        s.chars().count()
+    };
     if chars <= MAX_LINE_CHARS {
-        return s.into_owned();
+        out.push_str(&s);
+    } else {
+        let cut = s
+            .char_indices()
+            .nth(MAX_LINE_CHARS)
+            .map_or(s.len(), |(i, _)| i);
+        out.push_str(&s[..cut]);
+        out.push_str(&format!("… [line truncated: {chars} chars]"));
     }
-    let cut = s
-        .char_indices()
-        .nth(MAX_LINE_CHARS)
-        .map_or(s.len(), |(i, _)| i);
-    format!("{}… [line truncated: {chars} chars]", &s[..cut])
+    out.len() - before
 }
 
 /// The sink for one file.
-pub struct FileSink {
+pub struct FileSink<'s> {
     pub mode: Mode,
-    /// Keep at most this many items (the page's end): later ones can never be shown.
+    /// Keep at most this many matching lines (the page's end): later ones can never be shown.
     pub keep: usize,
+    /// All but the kept lines, which are in `scratch` until `finish`.
     pub result: FileResult,
-    pending_before: Vec<Line>,
+    scratch: &'s mut Scratch,
     last_line: u64,
+    /// The last matching line kept.
+    last_kept: u64,
+    /// Where binary data was found, when it was.
+    pub binary_at: Option<u64>,
+    /// A match was found past the binary data (content mode stops there, as ripgrep's
+    /// printer does, and shows no line of it).
+    pub binary_matched: bool,
 }
 
-impl FileSink {
-    pub fn new(mode: Mode, keep: usize, rel: PathBuf) -> Self {
+impl<'s> FileSink<'s> {
+    pub fn new(mode: Mode, keep: usize, rel: PathBuf, scratch: &'s mut Scratch) -> Self {
+        scratch.clear(); // the last file's search may have failed halfway
         FileSink {
             mode,
             keep,
@@ -106,19 +278,35 @@ impl FileSink {
                 rel,
                 ..FileResult::default()
             },
-            pending_before: Vec::new(),
+            scratch,
             last_line: 0,
+            last_kept: 0,
+            binary_at: None,
+            binary_matched: false,
         }
+    }
+
+    pub fn finish(self) -> FileResult {
+        let s = self.scratch;
+        s.drop_pending_before();
+        let result = FileResult {
+            text: s.text.as_str().into(),
+            rows: s.rows.as_slice().into(),
+            binary: self.binary_at.is_some(),
+            ..self.result
+        };
+        s.clear();
+        result
     }
 }
 
-impl Sink for FileSink {
+impl Sink for FileSink<'_> {
     type Error = std::io::Error;
 
     fn matched(&mut self, _: &Searcher, m: &SinkMatch<'_>) -> Result<bool, std::io::Error> {
         let first = m.line_number().unwrap_or(0);
-        if self.mode == Mode::Content && self.result.binary_at.is_some() {
-            self.result.binary_matched = true;
+        if self.mode == Mode::Content && self.binary_at.is_some() {
+            self.binary_matched = true;
             return Ok(false);
         }
         if self.mode == Mode::Files {
@@ -134,13 +322,10 @@ impl Sink for FileSink {
             }
             self.last_line = n;
             self.result.lines += 1;
-            if self.mode == Mode::Content && self.result.items.len() < self.keep {
-                self.result.items.push(Item {
-                    line: n,
-                    text: show_line(line),
-                    before: std::mem::take(&mut self.pending_before),
-                    after: Vec::new(),
-                });
+            if self.mode == Mode::Content && self.result.kept < self.keep {
+                self.scratch.push(n, line, Kind::Match);
+                self.result.kept += 1;
+                self.last_kept = n;
             }
         }
         Ok(true)
@@ -151,37 +336,27 @@ impl Sink for FileSink {
             return Ok(true);
         }
         let n = c.line_number().unwrap_or(0);
+        let kept = self.result.kept;
         match c.kind() {
-            SinkContextKind::Before => {
-                if self.result.items.len() < self.keep {
-                    self.pending_before.push(Line {
-                        line: n,
-                        text: show_line(c.bytes()),
-                    });
-                }
+            SinkContextKind::Before if kept < self.keep => {
+                self.scratch.push(n, c.bytes(), Kind::Before)
             }
-            SinkContextKind::After => {
-                if let Some(last) = self.result.items.last_mut()
-                    && last.line >= self.last_line
-                {
-                    last.after.push(Line {
-                        line: n,
-                        text: show_line(c.bytes()),
-                    });
-                }
+            // Context after a match that was not kept belongs to nothing shown.
+            SinkContextKind::After if kept > 0 && self.last_kept >= self.last_line => {
+                self.scratch.push(n, c.bytes(), Kind::After)
             }
-            SinkContextKind::Other => {}
+            _ => {}
         }
         Ok(true)
     }
 
     fn context_break(&mut self, _: &Searcher) -> Result<bool, std::io::Error> {
-        self.pending_before.clear();
+        self.scratch.drop_pending_before();
         Ok(true)
     }
 
     fn binary_data(&mut self, _: &Searcher, offset: u64) -> Result<bool, std::io::Error> {
-        self.result.binary_at.get_or_insert(offset);
+        self.binary_at.get_or_insert(offset);
         Ok(true)
     }
 }
@@ -196,7 +371,7 @@ pub struct Collector {
 
 #[derive(Default)]
 struct State {
-    files: BTreeMap<PathKey, FileResult>,
+    files: BTreeSet<ByPath>,
     /// Entries in `files`.
     kept: usize,
     /// Entries found, kept or not.
@@ -222,16 +397,16 @@ impl Collector {
         if self.window != usize::MAX
             && s.kept >= self.window
             && s.files
-                .last_key_value()
-                .is_some_and(|(k, _)| crate::tools::walk::path_cmp(&r.rel, &k.0).is_gt())
+                .last()
+                .is_some_and(|last| path_cmp(&r.rel, &last.0.rel).is_gt())
         {
             return; // ranks past a full page
         }
         s.kept += n;
-        s.files.insert(PathKey(r.rel.clone()), r);
+        s.files.insert(ByPath(r));
         // Drop trailing files whose first entry ranks at or past the page's end.
-        while let Some((_, last)) = s.files.last_key_value() {
-            let ln = last.entries(self.mode);
+        while let Some(last) = s.files.last() {
+            let ln = last.0.entries(self.mode);
             if s.kept - ln >= self.window {
                 s.kept -= ln;
                 s.files.pop_last();
@@ -244,29 +419,106 @@ impl Collector {
     /// The files in path order, and the total number of entries.
     pub fn finish(self) -> (Vec<FileResult>, usize) {
         let s = self.state.into_inner().unwrap_or_else(|p| p.into_inner());
-        (s.files.into_values().collect(), s.total)
+        (s.files.into_iter().map(|f| f.0).collect(), s.total)
     }
 }
+
+/// A file's results ordered by its path (the walk yields every path once).
+struct ByPath(FileResult);
+
+impl Ord for ByPath {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        path_cmp(&self.0.rel, &other.0.rel)
+    }
+}
+
+impl PartialOrd for ByPath {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for ByPath {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl Eq for ByPath {}
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn file(name: &str, lines: usize) -> FileResult {
-        FileResult {
-            rel: PathBuf::from(name),
-            lines,
-            items: (1..=lines as u64)
-                .map(|line| Item {
-                    line,
-                    text: String::new(),
-                    before: vec![],
-                    after: vec![],
-                })
-                .collect(),
-            binary_at: None,
-            binary_matched: false,
+        let mut scratch = Scratch::default();
+        let mut sink = FileSink::new(Mode::Content, usize::MAX, PathBuf::from(name), &mut scratch);
+        for line in 1..=lines as u64 {
+            sink.scratch.push(line, b"x\n", Kind::Match);
         }
+        sink.result.lines = lines;
+        sink.result.kept = lines;
+        sink.finish()
+    }
+
+    fn show_line(bytes: &[u8]) -> String {
+        let mut s = String::from("earlier ");
+        let n = push_shown(&mut s, bytes);
+        assert_eq!(n, s.len() - "earlier ".len());
+        s.split_off("earlier ".len())
+    }
+
+    /// Searches `text` with `pattern` and one line of context, keeping `keep` matching lines.
+    fn search(text: &str, pattern: &str, keep: usize) -> FileResult {
+        let matcher = grep_regex::RegexMatcher::new_line_matcher(pattern).unwrap();
+        let mut searcher = grep_searcher::SearcherBuilder::new()
+            .line_number(true)
+            .before_context(1)
+            .after_context(1)
+            .build();
+        let mut scratch = Scratch::default();
+        let mut sink = FileSink::new(Mode::Content, keep, PathBuf::from("f"), &mut scratch);
+        searcher
+            .search_slice(&matcher, text.as_bytes(), &mut sink)
+            .unwrap();
+        sink.finish()
+    }
+
+    fn lines(c: Context<'_>) -> Vec<(u64, String)> {
+        c.lines().map(|(n, t)| (n, t.to_string())).collect()
+    }
+
+    #[test]
+    fn matches_carry_their_own_context_lines() {
+        let text = "a\nhit 2\nb\nc\nhit 5\nhit 6\nd\ne\nf\nhit 10\ng\n";
+        let f = search(text, "hit", 3);
+        assert_eq!((f.lines, f.kept), (4, 3));
+        let got: Vec<_> = f
+            .matches()
+            .map(|m| (m.line, m.text.to_string(), lines(m.before), lines(m.after)))
+            .collect();
+        let s = |n: u64, t: &str| (n, t.to_string());
+        assert_eq!(
+            got,
+            [
+                (2, "hit 2".into(), vec![s(1, "a")], vec![s(3, "b")]),
+                (5, "hit 5".into(), vec![s(4, "c")], vec![]),
+                (6, "hit 6".into(), vec![], vec![s(7, "d")]),
+            ],
+            "line 10 is past `keep`: neither it nor its context is kept"
+        );
+        assert_eq!(&*f.text, "ahit 2bchit 5hit 6d");
+    }
+
+    #[test]
+    fn a_row_keeps_any_line_number_and_the_longest_shown_line() {
+        let longest = MAX_LINE_CHARS * 4 + "… [line truncated: 18446744073709551615 chars]".len();
+        let r = Row::new(u64::MAX, longest, Kind::After);
+        assert_eq!(
+            (r.line(), r.len(), r.kind()),
+            (u64::MAX, longest, Kind::After)
+        );
+        assert_eq!(std::mem::size_of::<Row>(), 10);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use crate::envelope::Success;
 use crate::error::{Code, Result, ToolError};
 use crate::tool::{Hints, Tool};
 use crate::tools::walk::{self, Options, Problems};
-use collect::{Collector, FileResult, FileSink, Mode};
+use collect::{Collector, FileResult, FileSink, Mode, Scratch};
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use grep_searcher::{BinaryDetection, MmapChoice, Searcher, SearcherBuilder};
 use ignore::overrides::OverrideBuilder;
@@ -193,6 +193,7 @@ Honours .gitignore/.ignore/.rgignore, skips hidden and binary files (a file name
             let builder = walk::builder(&base.real, &opts);
             walk::run_parallel(&builder, &base, &problems, || {
                 let mut searcher = searcher.clone();
+                let mut scratch = Scratch::default();
                 // As ripgrep: a NUL byte means binary, and a walked binary file is left alone.
                 searcher.set_binary_detection(BinaryDetection::quit(b'\0'));
                 let (job, collector) = (&job, &collector);
@@ -201,12 +202,12 @@ Honours .gitignore/.ignore/.rgignore, skips hidden and binary files (a file name
                         return;
                     }
                     let rel = job.base.rel(e.path()).to_path_buf();
-                    let Some(r) = job.search(&mut searcher, e.path(), rel) else {
+                    let Some(r) = job.search(&mut searcher, &mut scratch, e.path(), rel) else {
                         return;
                     };
                     // ripgrep reports nothing of a walked binary file in its files and count
                     // modes, even a match found before the NUL byte.
-                    if r.binary_at.is_some() && mode != Mode::Content {
+                    if r.binary && mode != Mode::Content {
                         return;
                     }
                     collector.add(r);
@@ -217,7 +218,12 @@ Honours .gitignore/.ignore/.rgignore, skips hidden and binary files (a file name
             // read as line ends rather than stopping the search.
             let mut searcher = searcher;
             searcher.set_binary_detection(BinaryDetection::convert(b'\0'));
-            if let Some(r) = job.search(&mut searcher, &base.real, PathBuf::new()) {
+            if let Some(r) = job.search(
+                &mut searcher,
+                &mut Scratch::default(),
+                &base.real,
+                PathBuf::new(),
+            ) {
                 collector.add(r);
             }
         } else {
@@ -257,20 +263,25 @@ struct Job<'a> {
 
 impl Job<'_> {
     /// Searches one file; `None` when it could not be read (a warning says so).
-    fn search(&self, searcher: &mut Searcher, path: &Path, rel: PathBuf) -> Option<FileResult> {
-        let mut sink = FileSink::new(self.mode, self.window, rel);
+    fn search(
+        &self,
+        searcher: &mut Searcher,
+        scratch: &mut Scratch,
+        path: &Path,
+        rel: PathBuf,
+    ) -> Option<FileResult> {
+        let mut sink = FileSink::new(self.mode, self.window, rel, scratch);
         match searcher.search_path(self.matcher, path, &mut sink) {
             Ok(()) => {
-                let r = &sink.result;
-                if let Some(at) = r.binary_at.filter(|_| self.mode == Mode::Content) {
-                    let shown = self.base.show(&r.rel).0;
-                    if r.binary_matched {
+                if let Some(at) = sink.binary_at.filter(|_| self.mode == Mode::Content) {
+                    let shown = self.base.show(&sink.result.rel).0;
+                    if sink.binary_matched {
                         self.problems.add_text(format!("{shown}: binary file matches (NUL byte at offset {at}); matching lines from there on are not shown"));
-                    } else if r.lines > 0 {
+                    } else if sink.result.lines > 0 {
                         self.problems.add_text(format!("{shown}: stopped searching binary file after match (NUL byte at offset {at})"));
                     }
                 }
-                Some(sink.result)
+                Some(sink.finish())
             }
             Err(e) => {
                 let shown = self.base.show(&sink.result.rel).0;

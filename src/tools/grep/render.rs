@@ -1,12 +1,19 @@
 //! grep's `output` and `data` (SPEC §9, 16.6): the page of entries in ripgrep's layout.
+//!
+//! `data` holds every entry of the page, which with head_limit 0 is every match of the search;
+//! it is serialised straight from the collected files when the envelope is printed, so a large
+//! result is held once, compactly, and never as a `Value` tree.
 
-use super::collect::{FileResult, Item, Line, Mode};
+use super::collect::{Context, FileResult, Match, Mode};
 use crate::caps;
 use crate::context::Ctx;
-use crate::envelope::Success;
+use crate::envelope::{Data, Success};
 use crate::tools::walk::Base;
-use serde_json::{Value, json};
+use serde_json::Value;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
 
+#[derive(Clone, Copy)]
 pub struct Page {
     pub mode: Mode,
     pub offset: usize,
@@ -18,69 +25,137 @@ pub struct Page {
     pub after: bool,
 }
 
-/// One entry of the page, with its file's shown path.
-struct Entry<'a> {
-    path: &'a str,
-    file: &'a FileResult,
-    item: Option<&'a Item>,
+/// The collected files and the page of their entries that is shown.
+struct Results {
+    files: Vec<FileResult>,
+    /// Each file's path as shown.
+    paths: Vec<String>,
+    page: Page,
+    truncated: bool,
 }
 
-pub fn render(ctx: &Ctx, base: &Base, files: Vec<FileResult>, p: &Page) -> Success {
-    let mode_name = match p.mode {
-        Mode::Files => "files_with_matches",
-        Mode::Content => "content",
-        Mode::Count => "count",
-    };
+/// One entry of the page.
+enum Entry<'a> {
+    File(&'a str, &'a FileResult),
+    Line(&'a str, Match<'a>),
+}
+
+impl Results {
+    /// The page's files (files and count modes: a file is an entry).
+    fn page_files(&self) -> impl Iterator<Item = (&str, &FileResult)> {
+        self.paths
+            .iter()
+            .map(String::as_str)
+            .zip(&self.files)
+            .skip(self.page.offset)
+            .take(self.page.head_limit)
+    }
+
+    /// The page's lines (content mode), in path, then line, order.
+    fn page_matches(&self) -> impl Iterator<Item = (&str, Match<'_>)> {
+        let (offset, end) = (
+            self.page.offset,
+            self.page.offset.saturating_add(self.page.head_limit),
+        );
+        let mut rank = 0usize;
+        self.paths
+            .iter()
+            .zip(&self.files)
+            .flat_map(move |(path, f)| {
+                // Lines past those kept (the page's end) still count: `lines`, not `kept`.
+                let first = rank;
+                rank += f.lines;
+                f.matches()
+                    .take(end.saturating_sub(first))
+                    .skip(offset.saturating_sub(first))
+                    .map(move |m| (path.as_str(), m))
+            })
+    }
+
+    /// How many entries `entries` yields, without going through the lines.
+    fn page_len(&self) -> usize {
+        let p = &self.page;
+        if p.mode != Mode::Content {
+            return self.files.len().saturating_sub(p.offset).min(p.head_limit);
+        }
+        let end = p.offset.saturating_add(p.head_limit);
+        let mut rank = 0usize;
+        self.files
+            .iter()
+            .map(|f| {
+                let first = rank;
+                rank += f.lines;
+                // As `page_matches`: the first `end - first` kept lines, less the first
+                // `offset - first`.
+                f.kept
+                    .min(end.saturating_sub(first))
+                    .saturating_sub(p.offset.saturating_sub(first))
+            })
+            .sum()
+    }
+
+    fn entries(&self) -> Box<dyn Iterator<Item = Entry<'_>> + '_> {
+        match self.page.mode {
+            Mode::Content => Box::new(self.page_matches().map(|(p, m)| Entry::Line(p, m))),
+            Mode::Files | Mode::Count => {
+                Box::new(self.page_files().map(|(p, f)| Entry::File(p, f)))
+            }
+        }
+    }
+}
+
+pub fn render(ctx: &Ctx, base: &Base, mut files: Vec<FileResult>, p: &Page) -> Success {
     let mut lossy = 0;
-    let shown: Vec<String> = files
-        .iter()
+    let paths: Vec<String> = files
+        .iter_mut()
         .map(|f| {
-            let (s, l) = base.show(&f.rel);
+            let (s, l) = show(base, std::mem::take(&mut f.rel));
             lossy += l as usize;
             s
         })
         .collect();
-    // The page: entries offset..offset+head_limit in path, then line, order.
-    let mut entries: Vec<Entry> = Vec::new();
-    let mut rank = 0usize;
-    let end = p.offset.saturating_add(p.head_limit);
-    'files: for (f, path) in files.iter().zip(&shown) {
-        if p.mode == Mode::Content {
-            for item in &f.items {
-                if rank >= end {
-                    break 'files;
-                }
-                if rank >= p.offset {
-                    entries.push(Entry {
-                        path,
-                        file: f,
-                        item: Some(item),
-                    });
-                }
-                rank += 1;
-            }
-            rank += f.lines - f.items.len();
-        } else {
-            if rank >= end {
-                break;
-            }
-            if rank >= p.offset {
-                entries.push(Entry {
-                    path,
-                    file: f,
-                    item: None,
-                });
-            }
-            rank += 1;
-        }
+    let mut results = Results {
+        files,
+        paths,
+        page: *p,
+        truncated: false,
+    };
+    let (output, shown_entries) = output(&results);
+    let n = results.page_len();
+    debug_assert_eq!(n, results.entries().count());
+    results.truncated = n > 0 && p.offset + shown_entries < p.total;
+    if lossy > 0 {
+        ctx.warn(format!(
+            "{lossy} path(s) are not valid UTF-8; they are shown with U+FFFD and cannot be passed back as given"
+        ));
     }
+    Success::with_data(output, results)
+}
+
+/// `base.show(&rel)`, reusing `rel`'s buffer in the common case, a search from the root, where
+/// the path shown is `rel` itself.
+fn show(base: &Base, rel: PathBuf) -> (String, bool) {
+    if base.shown == "." && !rel.as_os_str().is_empty() {
+        return match rel.into_os_string().into_string() {
+            Ok(s) => (s, false),
+            Err(raw) => base.show(Path::new(&raw)),
+        };
+    }
+    base.show(&rel)
+}
+
+/// The text of the page as far as the cap allows, and how many entries it shows in full.
+fn output(r: &Results) -> (String, usize) {
+    let p = &r.page;
     let context = p.before || p.after;
     let mut lines: Vec<String> = Vec::new();
     // How many entries are complete once line i is printed.
     let mut done: Vec<usize> = Vec::new();
     let mut last: Option<(&str, u64)> = None;
     let (mut chars, mut counted) = (0usize, 0usize);
-    for (k, e) in entries.iter().enumerate() {
+    let mut n = 0;
+    for (k, e) in r.entries().enumerate() {
+        n = k + 1;
         // Lines past the cap can never be shown: with every entry asked for (head_limit 0),
         // formatting them all would cost more than the search.
         chars += lines[counted..]
@@ -91,35 +166,32 @@ pub fn render(ctx: &Ctx, base: &Base, files: Vec<FileResult>, p: &Page) -> Succe
         if chars > caps::GREP {
             break;
         }
-        match p.mode {
-            Mode::Files => lines.push(e.path.to_string()),
-            Mode::Count => lines.push(format!("{}:{}", e.path, e.file.lines)),
-            Mode::Content => {
-                let item = e.item.expect("content entries carry their line");
-                let first = item.before.first().map_or(item.line, |l| l.line);
-                let adjacent = last.is_some_and(|(lp, ln)| lp == e.path && first <= ln + 1);
+        match e {
+            Entry::File(path, _) if p.mode == Mode::Files => lines.push(path.to_string()),
+            Entry::File(path, f) => lines.push(format!("{path}:{}", f.lines)),
+            Entry::Line(path, m) => {
+                let first = m.before.first_line().unwrap_or(m.line);
+                let adjacent = last.is_some_and(|(lp, ln)| lp == path && first <= ln + 1);
                 if context && last.is_some() && !adjacent {
                     lines.push("--".into());
                     done.push(k);
                 }
-                for l in &item.before {
-                    lines.push(line(e.path, l.line, &l.text, '-', p.line_numbers));
+                for (ln, text) in m.before.lines() {
+                    lines.push(line(path, ln, text, '-', p.line_numbers));
                     done.push(k);
                 }
-                lines.push(line(e.path, item.line, &item.text, ':', p.line_numbers));
+                lines.push(line(path, m.line, m.text, ':', p.line_numbers));
                 done.push(k + 1);
-                for l in &item.after {
-                    lines.push(line(e.path, l.line, &l.text, '-', p.line_numbers));
+                for (ln, text) in m.after.lines() {
+                    lines.push(line(path, ln, text, '-', p.line_numbers));
                     done.push(k + 1);
                 }
-                let end_line = item.after.last().map_or(item.line, |l| l.line);
-                last = Some((e.path, end_line));
+                last = Some((path, m.after.last_line().unwrap_or(m.line)));
                 continue;
             }
         }
         done.push(k + 1);
     }
-    let n = entries.len();
     let total = p.total;
     let next = |shown: usize| p.offset + shown;
     let (output, k) = if total == 0 {
@@ -159,51 +231,7 @@ pub fn render(ctx: &Ctx, base: &Base, files: Vec<FileResult>, p: &Page) -> Succe
             ))
         })
     };
-    let shown_entries = if k == 0 { 0 } else { done[k - 1] };
-    let truncated = n > 0 && next(shown_entries) < total;
-    let mut data = serde_json::Map::new();
-    data.insert("mode".into(), mode_name.into());
-    match p.mode {
-        Mode::Files => {
-            let files: Vec<&str> = entries.iter().map(|e| e.path).collect();
-            data.insert("files".into(), json!(files));
-        }
-        Mode::Count => {
-            let counts: Vec<Value> = entries
-                .iter()
-                .map(|e| json!({"path": e.path, "count": e.file.lines}))
-                .collect();
-            data.insert("counts".into(), counts.into());
-        }
-        Mode::Content => {
-            let matches: Vec<Value> = entries
-                .iter()
-                .map(|e| {
-                    let item = e.item.expect("content entries carry their line");
-                    let mut m = serde_json::Map::new();
-                    m.insert("path".into(), e.path.into());
-                    m.insert("line".into(), item.line.into());
-                    m.insert("text".into(), item.text.clone().into());
-                    if p.before {
-                        m.insert("before".into(), context_json(&item.before));
-                    }
-                    if p.after {
-                        m.insert("after".into(), context_json(&item.after));
-                    }
-                    Value::Object(m)
-                })
-                .collect();
-            data.insert("matches".into(), matches.into());
-        }
-    }
-    data.insert("total".into(), total.into());
-    data.insert("truncated".into(), truncated.into());
-    if lossy > 0 {
-        ctx.warn(format!(
-            "{lossy} path(s) are not valid UTF-8; they are shown with U+FFFD and cannot be passed back as given"
-        ));
-    }
-    Success::new(output, Value::Object(data))
+    (output, if k == 0 { 0 } else { done[k - 1] })
 }
 
 fn line(path: &str, n: u64, text: &str, sep: char, numbers: bool) -> String {
@@ -214,9 +242,148 @@ fn line(path: &str, n: u64, text: &str, sep: char, numbers: bool) -> String {
     }
 }
 
-fn context_json(lines: &[Line]) -> Value {
-    lines
-        .iter()
-        .map(|l| json!({"line": l.line, "text": l.text}))
-        .collect()
+impl Data for Results {
+    fn write_json(self: Box<Self>, out: &mut dyn Write, warnings: &[String]) -> io::Result<()> {
+        // A buffer of a concrete type: the writes below are many and small.
+        let mut out = BufWriter::with_capacity(64 * 1024, out);
+        self.write_data(&mut out, warnings)?;
+        out.flush()
+    }
+
+    /// Parsed from what `write_json` writes: only `--pretty` asks for it, and one writer keeps
+    /// the two forms from drifting apart.
+    fn into_value(self: Box<Self>, warnings: &[String]) -> Value {
+        let mut json = Vec::new();
+        self.write_data(&mut json, warnings)
+            .expect("writing to a Vec cannot fail");
+        serde_json::from_slice(&json).expect("grep writes valid JSON")
+    }
+}
+
+impl Results {
+    /// `data` (SPEC §9) as serde_json would write the `Value` of it, `warnings` joined.
+    ///
+    /// Written by hand, because what makes the time after the walk (which runs alone, while
+    /// rg prints as it searches) is 47,000 matches' keys, paths and text through serde_json's
+    /// escaping, one byte at a time: here keys are literals, each file's path is escaped once,
+    /// and text without a character to escape is copied as it is.
+    fn write_data(&self, w: &mut impl Write, warnings: &[String]) -> io::Result<()> {
+        let p = &self.page;
+        match p.mode {
+            Mode::Files => {
+                w.write_all(br#"{"mode":"files_with_matches","files":["#)?;
+                for (i, (path, _)) in self.page_files().enumerate() {
+                    comma(w, i)?;
+                    json_str(w, path)?;
+                }
+            }
+            Mode::Count => {
+                w.write_all(br#"{"mode":"count","counts":["#)?;
+                for (i, (path, f)) in self.page_files().enumerate() {
+                    comma(w, i)?;
+                    w.write_all(br#"{"path":"#)?;
+                    json_str(w, path)?;
+                    w.write_all(br#","count":"#)?;
+                    serde_json::to_writer(&mut *w, &f.lines)?;
+                    w.write_all(b"}")?;
+                }
+            }
+            Mode::Content => {
+                w.write_all(br#"{"mode":"content","matches":["#)?;
+                let (mut last, mut path_json) = ("", Vec::new());
+                for (i, (path, m)) in self.page_matches().enumerate() {
+                    if i == 0 || !std::ptr::eq(path, last) {
+                        path_json.clear();
+                        json_str(&mut path_json, path)?;
+                        last = path;
+                    }
+                    comma(w, i)?;
+                    w.write_all(br#"{"path":"#)?;
+                    w.write_all(&path_json)?;
+                    w.write_all(br#","line":"#)?;
+                    serde_json::to_writer(&mut *w, &m.line)?;
+                    w.write_all(br#","text":"#)?;
+                    json_str(w, m.text)?;
+                    // Context arrays only when context was asked for, empty or not (SPEC §9).
+                    if p.before {
+                        w.write_all(br#","before":"#)?;
+                        context_json(w, m.before)?;
+                    }
+                    if p.after {
+                        w.write_all(br#","after":"#)?;
+                        context_json(w, m.after)?;
+                    }
+                    w.write_all(b"}")?;
+                }
+            }
+        }
+        w.write_all(br#"],"total":"#)?;
+        serde_json::to_writer(&mut *w, &p.total)?;
+        w.write_all(if self.truncated {
+            br#","truncated":true"#
+        } else {
+            br#","truncated":false"#
+        })?;
+        if !warnings.is_empty() {
+            w.write_all(br#","warnings":"#)?;
+            serde_json::to_writer(&mut *w, warnings)?;
+        }
+        w.write_all(b"}")
+    }
+}
+
+fn comma(w: &mut impl Write, i: usize) -> io::Result<()> {
+    if i > 0 {
+        w.write_all(b",")?;
+    }
+    Ok(())
+}
+
+/// `[{"line":N,"text":"…"},…]`
+fn context_json(w: &mut impl Write, c: Context<'_>) -> io::Result<()> {
+    w.write_all(b"[")?;
+    for (i, (line, text)) in c.lines().enumerate() {
+        comma(w, i)?;
+        w.write_all(br#"{"line":"#)?;
+        serde_json::to_writer(&mut *w, &line)?;
+        w.write_all(br#","text":"#)?;
+        json_str(w, text)?;
+        w.write_all(b"}")?;
+    }
+    w.write_all(b"]")
+}
+
+/// A JSON string as serde_json writes it. It escapes only `"`, `\` and control characters; a
+/// string without them, most lines of code, is copied as it is.
+fn json_str(w: &mut impl Write, s: &str) -> io::Result<()> {
+    if s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+        return Ok(serde_json::to_writer(w, s)?);
+    }
+    w.write_all(b"\"")?;
+    w.write_all(s.as_bytes())?;
+    w.write_all(b"\"")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_are_written_as_serde_json_writes_them() {
+        for s in [
+            "",
+            "plain",
+            "a \"quote\"",
+            "back\\slash",
+            "tab\there",
+            "\u{1}\u{1f}\u{7f}é€😀/",
+        ] {
+            let mut ours = Vec::new();
+            json_str(&mut ours, s).unwrap();
+            assert_eq!(
+                String::from_utf8(ours).unwrap(),
+                serde_json::to_string(s).unwrap()
+            );
+        }
+    }
 }
