@@ -261,9 +261,9 @@ impl Cleaner {
     }
 }
 
-/// Cleans a whole byte string into lines joined by `\n` (the last one terminated too).
+/// Cleans input fed in the given reads into lines joined by `\n` (the last one terminated too).
 #[cfg(test)]
-pub fn clean_all(bytes: &[u8]) -> String {
+pub fn clean_reads(reads: &[&[u8]]) -> String {
     let mut out = String::new();
     let mut sink = |t: &str, _: u64, nl: bool| {
         out.push_str(t);
@@ -273,7 +273,9 @@ pub fn clean_all(bytes: &[u8]) -> String {
         true
     };
     let mut c = Cleaner::new(0);
-    c.feed(bytes, &mut sink);
+    for r in reads {
+        c.feed(r, &mut sink);
+    }
     c.finish(&mut sink);
     out
 }
@@ -283,7 +285,7 @@ mod tests {
     use super::*;
 
     fn clean(b: &[u8]) -> String {
-        clean_all(b)
+        clean_reads(&[b])
     }
 
     #[test]
@@ -329,19 +331,7 @@ mod tests {
 
     /// Cleans `raw` fed in two reads, split at `cut`.
     fn clean_split(raw: &[u8], cut: usize) -> String {
-        let mut out = String::new();
-        let mut sink = |t: &str, _: u64, nl: bool| {
-            out.push_str(t);
-            if nl {
-                out.push('\n');
-            }
-            true
-        };
-        let mut c = Cleaner::new(0);
-        c.feed(&raw[..cut], &mut sink);
-        c.feed(&raw[cut..], &mut sink);
-        c.finish(&mut sink);
-        out
+        clean_reads(&[&raw[..cut], &raw[cut..]])
     }
 
     #[test]
