@@ -344,3 +344,38 @@ fn in_a_batch_runs_are_sequential_and_jobs_list_is_read_only() {
     assert!(results[1]["output"].as_str().unwrap().starts_with("a\nb\n"));
     assert_eq!(results[2]["data"]["jobs"].as_array().unwrap().len(), 2);
 }
+
+#[test]
+fn a_foreground_run_is_seen_and_killed_from_another_process() {
+    let env = Env::new();
+    let m = mark("foreground");
+    let _reaper = Reaper(m.clone(), vec![]);
+    let mut c = env.cmd();
+    c.arg("run").write_stdin(
+        json!({"command": "echo up; sleep 600", "env": {"LOOPR_TEST_MARK": m}}).to_string(),
+    );
+    let runner = std::thread::spawn(move || common::finish(c));
+    let mut id = String::new();
+    wait_until(
+        "the foreground run to be listed",
+        Duration::from_secs(5),
+        || {
+            let list = jobs(&env, json!({}));
+            match list.data()["jobs"].get(0) {
+                Some(j) if j["state"] == "running" && !alive(&m).is_empty() => {
+                    id = j["id"].as_str().unwrap().to_string();
+                    true
+                }
+                _ => false,
+            }
+        },
+    );
+    let killed = jobs(&env, json!({"action": "kill", "id": id}));
+    killed.assert_ok();
+    assert_eq!(killed.data()["state"], "killed");
+    let out = runner.join().unwrap();
+    out.assert_err("command_failed");
+    assert!(out.output().starts_with("up\n"), "{}", out.output());
+    assert!(out.output().contains("Ended by `jobs` action kill."));
+    assert!(alive(&m).is_empty());
+}
