@@ -8,10 +8,10 @@ use crate::envelope::Success;
 use crate::error::{Code, Result, ToolError};
 use crate::state::{self, StateLock};
 use crate::tool::{Hints, Tool};
-use crate::tools::run::clean::Cleaner;
+use crate::tools::run::clean::{Cleaner, WholeLines};
 use crate::tools::run::proc::{self, ProcId};
 use crate::tools::run::record::{self, Job, State};
-use crate::tools::run::secs;
+use crate::tools::run::{one_line, secs};
 use grep_matcher::Matcher;
 use grep_regex::RegexMatcher;
 use schemars::JsonSchema;
@@ -191,9 +191,9 @@ fn list(ctx: &Ctx) -> Result<Success> {
     }
     for j in &newest_first {
         let label = if j.description.is_some() {
-            format!("{} ({})", j.label(), one_line(&j.command, 80))
+            format!("{} ({})", j.label(), one_line(&j.command, 80, "⏎"))
         } else {
-            one_line(&j.command, 120)
+            one_line(&j.command, 120, "⏎")
         };
         lines.push(format!(
             "{:>4}  {:<14} {:>9}  {}{}  [started {}]",
@@ -225,16 +225,6 @@ fn list(ctx: &Ctx) -> Result<Success> {
             "running": running,
         }),
     ))
-}
-
-fn one_line(s: &str, max: usize) -> String {
-    let flat = s.replace('\n', "⏎");
-    if flat.chars().count() <= max {
-        return flat;
-    }
-    let mut out: String = flat.chars().take(max - 1).collect();
-    out.push('…');
-    out
 }
 
 /// Waits until the job is no longer running or `timeout` passes; returns the record.
@@ -400,17 +390,11 @@ pub fn page(
     let mut text = String::new();
     let mut used = 0usize;
     let mut next = offset;
-    let mut current = String::new();
     let mut full = false;
-    let mut take = |piece: &str, end: u64, ends_line: bool| -> bool {
+    let mut take = WholeLines::new(|line: String, end: u64| -> bool {
         if full {
             return false;
         }
-        current.push_str(piece);
-        if !ends_line {
-            return true;
-        }
-        let line = std::mem::take(&mut current);
         if filter.is_some_and(|m| !m.is_match(line.as_bytes()).unwrap_or(false)) {
             next = end;
             return true;
@@ -430,7 +414,7 @@ pub fn page(
         text.push('\n');
         next = end;
         true
-    };
+    });
     let mut cleaner = Cleaner::new(offset);
     let mut buf = vec![0u8; 64 * 1024];
     let mut left = log_bytes - offset;

@@ -4,7 +4,7 @@
 //! bounded however much the command prints, and the cost per byte after the head is a copy and a
 //! newline count.
 
-use super::clean::Cleaner;
+use super::clean::{Cleaner, WholeLines};
 use std::fs::File;
 use std::io::Write;
 
@@ -233,14 +233,10 @@ impl super::clean::Sink for Keep<'_> {
 /// cleaned, and the raw offset where they start. A last line longer than the budget shows its end.
 fn tail_of(raw: &[u8], from: u64, budget: usize) -> (String, u64) {
     let mut lines: Vec<(String, u64)> = vec![];
-    let mut current = String::new();
-    let mut sink = |t: &str, end: u64, ends_line: bool| {
-        current.push_str(t);
-        if ends_line {
-            lines.push((std::mem::take(&mut current), end));
-        }
+    let mut sink = WholeLines::new(|line: String, end: u64| {
+        lines.push((line, end));
         true
-    };
+    });
     let mut c = Cleaner::new(from);
     c.feed(raw, &mut sink);
     c.finish(&mut sink);

@@ -58,6 +58,32 @@ impl<F: FnMut(&str, u64, bool) -> bool> Sink for F {
     }
 }
 
+/// A sink that joins the pieces of a long line and hands on whole lines (without their `\n`)
+/// with the raw offset after each.
+pub struct WholeLines<F> {
+    current: String,
+    f: F,
+}
+
+impl<F: FnMut(String, u64) -> bool> WholeLines<F> {
+    pub fn new(f: F) -> Self {
+        WholeLines {
+            current: String::new(),
+            f,
+        }
+    }
+}
+
+impl<F: FnMut(String, u64) -> bool> Sink for WholeLines<F> {
+    fn piece(&mut self, text: &str, raw_end: u64, ends_line: bool) -> bool {
+        self.current.push_str(text);
+        if !ends_line {
+            return true;
+        }
+        (self.f)(std::mem::take(&mut self.current), raw_end)
+    }
+}
+
 impl Default for Cleaner {
     fn default() -> Self {
         Self::new(0)

@@ -157,7 +157,7 @@ Output over 30,000 characters keeps its start and its end with a line saying how
         let description = input
             .description
             .filter(|d| !d.trim().is_empty())
-            .map(|d| shorten(d.trim(), MAX_DESCRIPTION));
+            .map(|d| one_line(d.trim(), MAX_DESCRIPTION, " "));
         let spec = Spec {
             command: input.command.clone(),
             cwd: cwd.real.clone(),
@@ -193,21 +193,23 @@ Output over 30,000 characters keeps its start and its end with a line saying how
     }
 }
 
-fn shorten(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        return s.replace('\n', " ");
+/// `s` on one line (each newline shown as `newline`), cut to `max` characters with `…`.
+pub fn one_line(s: &str, max: usize, newline: &str) -> String {
+    let flat = s.replace('\n', newline);
+    if flat.chars().count() <= max {
+        return flat;
     }
-    let mut out: String = s.chars().take(max - 1).collect();
+    let mut out: String = flat.chars().take(max - 1).collect();
     out.push('…');
-    out.replace('\n', " ")
+    out
 }
 
 /// Opens the run's log in the session's `logs/`. A log that cannot be made costs the paging,
 /// not the run: the run goes on with a warning.
 pub fn open_log(ctx: &Ctx, id: &str) -> Option<File> {
-    let dir = record::logs_dir(&state::session_dir(ctx));
-    let made = std::fs::create_dir_all(&dir)
-        .and_then(|_| File::create(record::log_path(&state::session_dir(ctx), id)));
+    let session = state::session_dir(ctx);
+    let made = std::fs::create_dir_all(record::logs_dir(&session))
+        .and_then(|_| File::create(record::log_path(&session, id)));
     match made {
         Ok(f) => Some(f),
         Err(e) => {
