@@ -83,6 +83,8 @@ Only public hosts are reachable: localhost, private networks and cloud metadata 
     };
     const EXAMPLES: &'static str = "  echo '{\"url\": \"https://example.com/docs\", \"selector\": \"main\"}' | loopr-tool fetch\n  loopr-tool fetch https://example.com/guide --start-index 50000 --format text";
 
+    const OUTPUT_CAP: usize = crate::caps::FETCH_MAX;
+
     fn read_only(_: &Input) -> bool {
         true
     }
