@@ -4,6 +4,9 @@
 //! SDK clients are driven in tests/mcp_client.rs; this file checks the wire itself.
 
 mod common;
+#[path = "fetch/server.rs"]
+#[allow(dead_code)]
+mod server;
 
 use common::Env;
 use serde_json::{Value, json};
@@ -498,4 +501,37 @@ fn eof_waits_for_the_calls_in_flight() {
         .collect();
     assert_eq!(ids.len(), 2, "both answered: {ids:?}");
     assert_eq!(ids[0], 2, "the tree does not wait for the run");
+}
+
+#[test]
+fn a_cancelled_download_stops_and_its_bytes_were_progress() {
+    let env = Env::new();
+    let page = server::Server::start(|_| server::Reply::Drip {
+        every: Duration::from_millis(10),
+    });
+    let mut s = Server::start(&env, &["--allow-private", "mcp"], &[]);
+    s.send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "fetch", "arguments": {"url": page.url("/slow"), "timeout_ms": 4000},
+            "_meta": {"progressToken": 5},
+        }}),
+    );
+    let (_, p) = s.wait_for("progress", |v| {
+        v["method"] == "notifications/progress" && v["params"]["progress"].as_u64() > Some(10)
+    });
+    assert!(
+        p["params"]["message"]
+            .as_str()
+            .unwrap()
+            .ends_with("bytes downloaded"),
+        "{p}"
+    );
+    s.send(
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}),
+    );
+    // Uncancelled, the fetch would answer `timeout` at 4 s; cancelled, it never answers.
+    s.idle(Duration::from_millis(5000));
+    assert!(s.seen.iter().all(|(_, v)| v["id"] != 1), "{:?}", s.seen);
+    s.send(json!({"jsonrpc": "2.0", "id": 2, "method": "ping"}));
+    s.response(2);
 }
