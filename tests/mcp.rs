@@ -5,7 +5,6 @@
 
 mod common;
 #[path = "fetch/server.rs"]
-#[allow(dead_code)]
 mod server;
 
 use common::Env;
