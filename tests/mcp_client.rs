@@ -101,6 +101,9 @@ fn the_official_python_sdk_lists_and_calls_every_tool() {
     );
     assert_eq!(calls["fetch"]["structured"]["title"], "Sample");
     assert_eq!(calls["write"]["structured"]["created"], true);
+    assert_eq!(calls["stat"]["structured"]["lines"], 2);
+    assert_eq!(calls["delete"]["structured"]["directories"], 2);
+    assert!(!env.path("made").exists() && !env.path("moved").exists());
     // undo runs last: it takes back the edit when there is one, else the write that created the file
     if calls.contains_key("edit") {
         assert_eq!(calls["undo"]["structured"]["action"], "restored");

@@ -3,14 +3,18 @@
 
 use crate::tool::DynTool;
 
+pub mod delete;
 pub mod edit;
 pub mod fetch;
 pub mod glob;
 pub mod grep;
 pub mod jobs;
+pub mod mkdir;
+pub mod move_file;
 pub mod read;
 pub mod run;
 pub mod session;
+pub mod stat;
 pub mod todo;
 pub mod tree;
 pub mod undo;
@@ -21,6 +25,10 @@ pub static TOOLS: &[&dyn DynTool] = &[
     &read::Read,
     &write::Write,
     &edit::Edit,
+    &move_file::Move,
+    &delete::Delete,
+    &mkdir::Mkdir,
+    &stat::Stat,
     &glob::Glob,
     &grep::Grep,
     &tree::Tree,

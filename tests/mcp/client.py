@@ -19,6 +19,10 @@ SAMPLES = {
     # Order matters: write first, so read/edit/undo have a file to work on.
     "write": {"path": "notes/a.txt", "content": "alpha\nbeta\n"},
     "read": {"path": "notes/a.txt"},
+    "stat": {"path": "notes/a.txt"},
+    "mkdir": {"path": "made/here"},
+    "move": {"from": "made", "to": "moved"},
+    "delete": {"path": "moved", "recursive": True},
     "edit": {"path": "notes/a.txt", "old_string": "beta", "new_string": "gamma"},
     "glob": {"pattern": "*.txt"},
     "grep": {"pattern": "alpha"},
