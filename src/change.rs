@@ -94,13 +94,7 @@ pub fn replace(
 /// the change before it — but the read records still follow it.
 pub fn records_only(ctx: &Ctx, records: &[(&Path, Option<Fingerprint>)]) {
     let result = StateLock::acquire(ctx).and_then(|lock| {
-        for (p, fp) in records {
-            match fp {
-                Some(fp) => reads::record(&lock, p, *fp)?,
-                None => reads::forget(&lock, p)?,
-            }
-        }
-        Ok(())
+        apply_records(&lock, records)
     });
     if let Err(e) = result {
         ctx.warn(format!(
@@ -126,13 +120,7 @@ pub fn remember(
     let too_large = matches!(before, Before::TooLarge { .. });
     let result = StateLock::acquire(ctx).and_then(|lock| {
         journal::push(&lock, tool, &target.real, &target.shown, before, op, after)?;
-        for (p, fp) in records {
-            match fp {
-                Some(fp) => reads::record(&lock, p, *fp)?,
-                None => reads::forget(&lock, p)?,
-            }
-        }
-        Ok(())
+        apply_records(&lock, records)
     });
     if let Err(e) = result {
         ctx.warn(format!(
@@ -145,4 +133,15 @@ pub fn remember(
             target.shown
         ));
     }
+}
+
+/// `Some(fp)` records a file as now known, `None` forgets it.
+fn apply_records(lock: &StateLock, records: &[(&Path, Option<Fingerprint>)]) -> Result<()> {
+    for (p, fp) in records {
+        match fp {
+            Some(fp) => reads::record(lock, p, *fp)?,
+            None => reads::forget(lock, p)?,
+        }
+    }
+    Ok(())
 }
