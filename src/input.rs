@@ -11,6 +11,9 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use std::io::Read;
 
+pub mod json;
+mod normalize;
+
 /// The largest stdin accepted, JSON or `write`'s raw content (SPEC §1.1).
 pub const STDIN_LIMIT: u64 = 64 * 1024 * 1024;
 
@@ -47,10 +50,14 @@ pub fn parse_stdin_json(bytes: &[u8]) -> Result<Value> {
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         return Ok(Value::Object(Map::new()));
     }
-    let v: Value = serde_json::from_slice(bytes).map_err(|e| {
+    let parsed = json::from_slice(bytes).map_err(|e| {
         ToolError::usage(format!("stdin is not valid JSON: {e}"))
             .hint("Send one JSON object on stdin, or give the fields as flags.")
     })?;
+    if let Some(field) = parsed.duplicate {
+        return Err(json::duplicate_key("stdin", &field));
+    }
+    let v = parsed.value;
     if !v.is_object() {
         return Err(ToolError::usage(format!(
             "stdin must hold one JSON object, not {}",
@@ -61,7 +68,7 @@ pub fn parse_stdin_json(bytes: &[u8]) -> Result<Value> {
     Ok(v)
 }
 
-fn kind_of(v: &Value) -> &'static str {
+pub fn kind_of(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
@@ -118,6 +125,8 @@ pub fn parse<T: DeserializeOwned>(tool: &str, mut input: Value, schema: &Value) 
         )));
     }
     strip_nulls(&mut input);
+    normalize::integral_floats(&mut input);
+    normalize::pair_lists(&mut input, schema, schema, "")?;
     check_bounds(&input, schema)?;
     serde_path_to_error::deserialize::<_, T>(input).map_err(|e| {
         let path = e.path().to_string();
@@ -564,5 +573,17 @@ mod tests {
         assert_eq!(parse_stdin_json(b"  \n").unwrap(), serde_json::json!({}));
         assert!(parse_stdin_json(b"[1]").is_err());
         assert!(parse_stdin_json(b"{").is_err());
+        let e = parse_stdin_json(br#"{"path": "a", "path": "b"}"#).unwrap_err();
+        assert_eq!(e.extra["field"], "path");
+    }
+
+    #[test]
+    fn integral_floats_are_integers_and_a_fraction_names_the_field() {
+        let p = run(serde_json::json!({"path": "a", "offset": 2.0, "limit": 10.0})).unwrap();
+        assert_eq!((p.offset, p.limit), (Some(2), Some(10)));
+        let e = run(serde_json::json!({"path": "a", "offset": 2.5})).unwrap_err();
+        assert_eq!(e.extra["field"], "offset");
+        let e = run(serde_json::json!({"path": "a", "limit": 11.0})).unwrap_err();
+        assert_eq!(e.extra["field"], "limit", "bounds still hold");
     }
 }

@@ -8,6 +8,7 @@ use crate::context::Globals;
 use crate::dispatch;
 use crate::envelope::{Envelope, print_json, print_value};
 use crate::error::{Result, ToolError};
+use crate::input::json;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::io::{self, Write};
@@ -26,8 +27,15 @@ pub struct Call {
 /// Names that are commands, not tools: never callable from inside a call.
 const NOT_TOOLS: &[&str] = &["call", "batch", "mcp", "schema"];
 
-fn parse_call(v: Value) -> std::result::Result<Call, (Option<Value>, ToolError)> {
+/// Reads one call; `duplicate` is the path of a key its JSON text gave twice (SPEC 24.6).
+fn parse_call(
+    v: Value,
+    duplicate: Option<String>,
+) -> std::result::Result<Call, (Option<Value>, ToolError)> {
     let id = v.get("id").cloned();
+    if let Some(dup) = duplicate {
+        return Err((id, json::duplicate_key("call", &dup)));
+    }
     if !v.is_object() {
         return Err((
             None,
@@ -108,14 +116,14 @@ fn reply_to(g: &Globals, call: Call) -> Reply {
 
 /// `call`: stdin holds one call; prints its envelope plus `id`, with that envelope's status.
 pub fn call(g: &Globals, stdin: &[u8]) -> (Reply, i32) {
-    let parsed = serde_json::from_slice::<Value>(stdin)
+    let parsed = json::from_slice(stdin)
         .map_err(|e| {
             (
                 None,
                 ToolError::usage(format!("stdin is not valid JSON: {e}")),
             )
         })
-        .and_then(parse_call);
+        .and_then(|p| parse_call(p.value, p.duplicate));
     let reply = match parsed {
         Ok(c) => reply_to(g, c),
         Err((id, e)) => Reply::failure("call", e, id),
@@ -124,17 +132,18 @@ pub fn call(g: &Globals, stdin: &[u8]) -> (Reply, i32) {
     (reply, status)
 }
 
-/// The calls of a batch: a JSON array, or JSON Lines (one call per non-blank line).
-fn batch_items(stdin: &[u8]) -> Result<Vec<Value>> {
+/// The calls of a batch: a JSON array, or JSON Lines (one call per non-blank line). Each
+/// element is parsed on its own terms: a duplicate key, or a bad line, is that slot's error.
+fn batch_items(stdin: &[u8]) -> Result<Vec<std::result::Result<json::Parsed, String>>> {
     let text =
         std::str::from_utf8(stdin).map_err(|_| ToolError::usage("batch: stdin is not UTF-8"))?;
     let trimmed = text.trim_start();
     if trimmed.starts_with('[') {
-        return match serde_json::from_str::<Value>(text) {
-            Ok(Value::Array(items)) => Ok(items),
-            Ok(_) | Err(_) => Err(ToolError::usage(
-                "batch: stdin starts with `[` but is not a JSON array of calls",
-            )),
+        return match json::array_from_str(text) {
+            Ok(items) => Ok(items.into_iter().map(Ok).collect()),
+            Err(e) => Err(ToolError::usage(format!(
+                "batch: stdin starts with `[` but is not a JSON array of calls: {e}"
+            ))),
         };
     }
     let mut items = vec![];
@@ -143,11 +152,7 @@ fn batch_items(stdin: &[u8]) -> Result<Vec<Value>> {
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
     {
-        match serde_json::from_str::<Value>(line) {
-            Ok(v) => items.push(v),
-            // One bad line is that slot's error, as a bad array element would be.
-            Err(e) => items.push(Value::String(format!("line {}: {e}", i + 1))),
-        }
+        items.push(json::from_str(line).map_err(|e| format!("line {}: {e}", i + 1)));
     }
     if items.is_empty() {
         return Err(ToolError::usage(
@@ -177,12 +182,12 @@ pub fn batch(g: &Globals, stdin: &[u8]) -> (Printed, i32) {
     let mut slots: Vec<Slot> = items
         .into_iter()
         .map(|item| match item {
-            Value::String(line_error) => Slot::Ready(Reply::failure(
+            Err(line_error) => Slot::Ready(Reply::failure(
                 "batch",
                 ToolError::usage(format!("batch: {line_error}")),
                 None,
             )),
-            v => match parse_call(v) {
+            Ok(p) => match parse_call(p.value, p.duplicate) {
                 Ok(c) => {
                     let ro = dispatch::lookup(&c.name)
                         .filter(|_| !NOT_TOOLS.contains(&c.name.as_str()))
