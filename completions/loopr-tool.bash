@@ -879,14 +879,14 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__schema)
-            opts="-h --for --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            opts="-h --for --strict --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --for)
-                    COMPREPLY=($(compgen -W "anthropic openai mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 --root)

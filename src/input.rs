@@ -94,10 +94,17 @@ pub fn cached_schema<T: JsonSchema>(name: &'static str) -> &'static Value {
     v
 }
 
-/// The JSON Schema of an input type, as a plain JSON value.
+/// The JSON Schema of an input type, as a plain JSON value. Subschemas are inlined (schemars'
+/// `inline_subschemas`): the schema is self-contained, so `schema` publishes it without
+/// resolving `$ref`s, and each field's own description and default sit on the field.
 pub fn schema_of<T: JsonSchema>() -> Value {
-    let schema = schemars::SchemaGenerator::default().into_root_schema_for::<T>();
-    schema.to_value()
+    let settings = schemars::generate::SchemaSettings::draft2020_12().with(|s| {
+        s.inline_subschemas = true;
+    });
+    settings
+        .into_generator()
+        .into_root_schema_for::<T>()
+        .to_value()
 }
 
 /// An explicit `null` for an optional field means absent (SPEC 16.2); for a required field it
@@ -311,7 +318,8 @@ pub struct Field {
     pub required: bool,
 }
 
-/// Follows a local `$ref` and unwraps `Option`'s `anyOf [T, null]`.
+/// Follows a local `$ref` (schemars may still emit one for a recursive type) and unwraps
+/// `Option`'s `anyOf [T, null]`.
 fn resolve<'a>(root: &'a Value, prop: &'a Value) -> &'a Value {
     if let Some(r) = prop.get("$ref").and_then(Value::as_str) {
         let name = r.rsplit('/').next().unwrap_or("");

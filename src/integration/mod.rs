@@ -9,7 +9,7 @@ use crate::context::Globals;
 use crate::envelope::{Envelope, Format, print_value};
 use crate::error::ToolError;
 use crate::tools;
-use clap::{Arg, ArgMatches, Command};
+use clap::{Arg, ArgAction, ArgMatches, Command};
 use serde_json::Value;
 
 pub const COMMANDS: &[&str] = &["schema", "call", "batch", "mcp"];
@@ -17,17 +17,23 @@ pub const COMMANDS: &[&str] = &["schema", "call", "batch", "mcp"];
 pub fn command(name: &str) -> Command {
     match name {
         "schema" => Command::new("schema")
-            .about("Print the tool definitions to hand a model (anthropic, openai or mcp format)")
+            .about("Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)")
             .arg(Arg::new("tools").num_args(0..).value_name("TOOL").help("Only these tools (default: all)"))
             .arg(
                 Arg::new("for")
                     .long("for")
                     .value_name("FLAVOR")
-                    .value_parser(["anthropic", "openai", "mcp"])
+                    .value_parser(schema::Flavor::NAMES)
                     .default_value("anthropic")
                     .help("The shape of the definitions"),
             )
-            .after_help("Examples:\n  loopr-tool schema --for openai\n  loopr-tool schema read edit --for mcp --pretty"),
+            .arg(
+                Arg::new("strict")
+                    .long("strict")
+                    .action(ArgAction::SetTrue)
+                    .help("Schemas valid under OpenAI's strict function calling and Anthropic's strict tool use (every field required, optional ones nullable)"),
+            )
+            .after_help("Examples:\n  loopr-tool schema --for openai\n  loopr-tool schema read edit --for mcp --pretty\n  loopr-tool schema --strict read edit --for openai-responses"),
         "call" => Command::new("call")
             .about("Run one tool call given as {\"name\", \"input\", \"id\"?} on stdin")
             .after_help("Examples:\n  echo '{\"name\": \"read\", \"input\": {\"path\": \"README.md\"}, \"id\": \"t1\"}' | loopr-tool call\n  echo '{\"name\": \"Read\", \"input\": {\"file_path\": \"README.md\"}}' | loopr-tool call   (Claude Code's name)"),
@@ -54,6 +60,7 @@ pub fn run(name: &str, g: &Globals, m: &ArgMatches) -> i32 {
                     .map_or("anthropic", String::as_str),
             )
             .expect("clap checked the value");
+            let strict = m.get_flag("strict");
             let wanted: Vec<&String> = m
                 .get_many::<String>("tools")
                 .map(|v| v.collect())
@@ -73,7 +80,7 @@ pub fn run(name: &str, g: &Globals, m: &ArgMatches) -> i32 {
                 .iter()
                 .filter(|t| wanted.is_empty() || wanted.iter().any(|w| *w == t.name()))
             {
-                defs.push(schema::definition(*t, flavor));
+                defs.push(schema::definition_in(*t, flavor, strict));
             }
             print_value(&Value::Array(defs), g.pretty, 0)
         }
