@@ -47,7 +47,7 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('session', 'session', [CompletionResultType]::ParameterValue, 'Show or reset this session''s state (reads, todos, undo)')
             [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Undo this session''s most recent write or edit')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)')
-            [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run one tool call given as {"name", "input", "id"?} on stdin')
+            [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call')
             [CompletionResult]::new('batch', 'batch', [CompletionResultType]::ParameterValue, 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve every tool over the Model Context Protocol on stdio')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -331,6 +331,7 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             break
         }
         'loopr-tool;call' {
+            [CompletionResult]::new('--result-format', '--result-format', [CompletionResultType]::ParameterName, 'Print the result block the harness sends back (anthropic: tool_result; openai: a tool message, or function_call_output for a Responses call) instead of the envelope')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]')
@@ -345,6 +346,7 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             break
         }
         'loopr-tool;batch' {
+            [CompletionResult]::new('--result-format', '--result-format', [CompletionResultType]::ParameterName, 'Print the result block the harness sends back (anthropic: tool_result; openai: a tool message, or function_call_output for a Responses call) instead of the envelope')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]')
@@ -386,7 +388,7 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('session', 'session', [CompletionResultType]::ParameterValue, 'Show or reset this session''s state (reads, todos, undo)')
             [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Undo this session''s most recent write or edit')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)')
-            [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run one tool call given as {"name", "input", "id"?} on stdin')
+            [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call')
             [CompletionResult]::new('batch', 'batch', [CompletionResultType]::ParameterValue, 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve every tool over the Model Context Protocol on stdio')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')

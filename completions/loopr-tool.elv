@@ -44,7 +44,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand session 'Show or reset this session''s state (reads, todos, undo)'
             cand undo 'Undo this session''s most recent write or edit'
             cand schema 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)'
-            cand call 'Run one tool call given as {"name", "input", "id"?} on stdin'
+            cand call 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call'
             cand batch 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
             cand mcp 'Serve every tool over the Model Context Protocol on stdio'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -314,6 +314,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand --help 'Print help'
         }
         &'loopr-tool;call'= {
+            cand --result-format 'Print the result block the harness sends back (anthropic: tool_result; openai: a tool message, or function_call_output for a Responses call) instead of the envelope'
             cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
             cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
             cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
@@ -327,6 +328,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand --help 'Print help'
         }
         &'loopr-tool;batch'= {
+            cand --result-format 'Print the result block the harness sends back (anthropic: tool_result; openai: a tool message, or function_call_output for a Responses call) instead of the envelope'
             cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
             cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
             cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
@@ -366,7 +368,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand session 'Show or reset this session''s state (reads, todos, undo)'
             cand undo 'Undo this session''s most recent write or edit'
             cand schema 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)'
-            cand call 'Run one tool call given as {"name", "input", "id"?} on stdin'
+            cand call 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call'
             cand batch 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
             cand mcp 'Serve every tool over the Model Context Protocol on stdio'
             cand help 'Print this message or the help of the given subcommand(s)'

@@ -49,7 +49,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "todo" -d 'Kee
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "session" -d 'Show or reset this session\'s state (reads, todos, undo)'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "undo" -d 'Undo this session\'s most recent write or edit'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "schema" -d 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)'
-complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "call" -d 'Run one tool call given as {"name", "input", "id"?} on stdin'
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "call" -d 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "batch" -d 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "mcp" -d 'Serve every tool over the Model Context Protocol on stdio'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -313,6 +313,9 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l allow-p
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l pretty -d 'Indent the JSON'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -s h -l help -d 'Print help'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l result-format -d 'Print the result block the harness sends back (anthropic: tool_result; openai: a tool message, or function_call_output for a Responses call) instead of the envelope' -r -f -a "envelope\t''
+anthropic\t''
+openai\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
@@ -324,6 +327,9 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l allow-pri
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l pretty -d 'Indent the JSON'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -s h -l help -d 'Print help'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l result-format -d 'Print the result block the harness sends back (anthropic: tool_result; openai: a tool message, or function_call_output for a Responses call) instead of the envelope' -r -f -a "envelope\t''
+anthropic\t''
+openai\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
@@ -359,7 +365,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fi
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "session" -d 'Show or reset this session\'s state (reads, todos, undo)'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "undo" -d 'Undo this session\'s most recent write or edit'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "schema" -d 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "call" -d 'Run one tool call given as {"name", "input", "id"?} on stdin'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "call" -d 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "batch" -d 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "mcp" -d 'Serve every tool over the Model Context Protocol on stdio'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -36,6 +36,11 @@ fn an_integral_float_is_an_integer_everywhere() {
         .assert_ok();
     let out = env.call("todo", json!({"action": "complete", "task": 1.0}));
     out.assert_ok();
+    // JavaScript clients write the whole call so: Chat Completions' arguments text.
+    let call = json!({"id": "c", "type": "function",
+        "function": {"name": "read", "arguments": "{\"path\": \"a.txt\", \"offset\": 3.0}"}});
+    let out = env.run(&["call"], &call.to_string());
+    assert_eq!(out.output().lines().next(), Some("     3\tthree"));
 }
 
 #[test]
