@@ -277,11 +277,9 @@ fn a_duplicate_key_fails_its_element_only() {
         &["call"],
         r#"{"name": "read", "input": {"path": "a.txt", "path": "a.txt"}}"#,
     );
-    out.assert_err("invalid_input");
-    assert_eq!(out.json["error"]["field"], "input.path");
+    out.assert_invalid("input.path");
     let out = env.run(&["read"], r#"{"path": "a.txt", "path": "a.txt"}"#);
-    out.assert_err("invalid_input");
-    assert_eq!(out.json["error"]["field"], "path");
+    out.assert_invalid("path");
 }
 
 #[test]
@@ -291,8 +289,7 @@ fn arguments_must_hold_a_json_object() {
         let call =
             json!({"type": "function_call", "call_id": "c", "name": "read", "arguments": args});
         let out = env.run(&["call"], &call.to_string());
-        out.assert_err("invalid_input");
-        assert_eq!(out.json["error"]["field"], "arguments");
+        out.assert_invalid("arguments");
         assert!(out.output().contains(kind), "{args}: {}", out.output());
         assert_eq!(out.json["id"], "c");
     }

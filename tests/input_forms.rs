@@ -62,17 +62,10 @@ fn a_fractional_number_is_refused_naming_the_field() {
         ("jobs", json!({"action": "list", "offset": 0.5}), "offset"),
         ("tree", json!({"depth": 1e300}), "depth"),
     ] {
-        let out = env.call(tool, input.clone());
-        out.assert_err("invalid_input");
-        assert_eq!(
-            out.json["error"]["field"], field,
-            "{tool} {input}: {}",
-            out.stdout
-        );
+        env.call(tool, input).assert_invalid(field);
     }
-    let out = env.call("todo", json!({"action": "complete", "task": 1.5}));
-    out.assert_err("invalid_input");
-    assert_eq!(out.json["error"]["field"], "task");
+    env.call("todo", json!({"action": "complete", "task": 1.5}))
+        .assert_invalid("task");
 }
 
 #[test]
@@ -91,15 +84,13 @@ fn a_bad_pair_list_is_refused_naming_its_place() {
             "env[1].name",
         ),
     ] {
-        let out = env.call("run", json!({"command": "true", "env": env_value}));
-        out.assert_err("invalid_input");
-        assert_eq!(out.json["error"]["field"], field, "{}", out.stdout);
+        env.call("run", json!({"command": "true", "env": env_value}))
+            .assert_invalid(field);
     }
     // A value of the wrong type is the map's own complaint, after the list became a map.
-    let out = env.call(
+    env.call(
         "run",
         json!({"command": "true", "env": [{"name": "A", "value": 1}]}),
-    );
-    out.assert_err("invalid_input");
-    assert_eq!(out.json["error"]["field"], "env.A");
+    )
+    .assert_invalid("env.A");
 }

@@ -201,26 +201,11 @@ pub fn definition_in(tool: &dyn DynTool, flavor: Flavor, strict: bool) -> Value 
         input_schema(tool)
     };
     match flavor {
-        Flavor::Anthropic => {
-            let mut d = Map::new();
-            d.insert("name".into(), name.into());
-            d.insert("description".into(), description.into());
-            d.insert("input_schema".into(), schema);
-            if strict {
-                d.insert("strict".into(), true.into());
-            }
-            Value::Object(d)
-        }
-        Flavor::OpenAi => {
-            let mut f = Map::new();
-            f.insert("name".into(), name.into());
-            f.insert("description".into(), description.into());
-            f.insert("parameters".into(), schema);
-            if strict {
-                f.insert("strict".into(), true.into());
-            }
-            json!({"type": "function", "function": f})
-        }
+        Flavor::Anthropic => named(name, description, "input_schema", schema, strict),
+        Flavor::OpenAi => json!({
+            "type": "function",
+            "function": named(name, description, "parameters", schema, strict),
+        }),
         // Always says `strict`: the Responses API takes a missing `strict` as true and then
         // rewrites a non-strict schema (every optional field made required).
         Flavor::OpenAiResponses => json!({
@@ -246,6 +231,20 @@ pub fn definition_in(tool: &dyn DynTool, flavor: Flavor, strict: bool) -> Value 
             })
         }
     }
+}
+
+/// `{name, description, <schema_key>: schema}`, and `strict: true` when strict: an absent
+/// `strict` is false to Anthropic and Chat Completions, so a non-strict definition stays as
+/// it always was.
+fn named(name: &str, description: &str, schema_key: &str, schema: Value, strict: bool) -> Value {
+    let mut d = Map::new();
+    d.insert("name".into(), name.into());
+    d.insert("description".into(), description.into());
+    d.insert(schema_key.into(), schema);
+    if strict {
+        d.insert("strict".into(), true.into());
+    }
+    Value::Object(d)
 }
 
 #[cfg(test)]

@@ -33,6 +33,10 @@
 //! What both accept is the intersection, so the check admits only these keywords: `type`,
 //! `description`, `properties`, `required`, `additionalProperties`, `items`, `anyOf`, `enum`,
 //! `const`, and `minItems` of 0 or 1. A schema with no `$ref` cannot be recursive (A3).
+//!
+//! The keyword lists are written out here again on purpose, not shared with the transform in
+//! `src/integration/schema/strict.rs`: a checker reading the transform's own list would pass
+//! whatever the transform does.
 
 use serde_json::Value;
 
