@@ -75,6 +75,7 @@ fn a_bad_pair_list_is_refused_naming_its_place() {
         (json!(["A=1"]), "env[0]"),
         (json!([{"name": "A"}]), "env[0].value"),
         (json!([{"value": "1"}]), "env[0].name"),
+        (json!([{"name": 1, "value": "1"}]), "env[0].name"),
         (
             json!([{"name": "A", "value": "1", "note": "x"}]),
             "env[0].note",

@@ -404,6 +404,12 @@ mod tests {
             field(json!({"type": "function_call", "name": "read", "arguments": "{}"})),
             "call_id"
         );
+        assert_eq!(
+            field(json!({"type": "function_call", "call_id": "c", "name": "read"})),
+            "arguments"
+        );
+        assert_eq!(field(json!({"type": "function", "id": "c"})), "function");
+        assert_eq!(field(json!({"type": 5, "name": "read"})), "type");
     }
 
     #[test]
