@@ -114,7 +114,12 @@ pub fn parse(v: Value, duplicate: Option<String>) -> Result<Call, Rejected> {
         )),
     };
     if let Some(dup) = duplicate {
-        return Err(reject(json::duplicate_key("call", &dup)));
+        // Its own hint ("give each field once") says more than the list of fields would.
+        return Err(Rejected {
+            id,
+            shape,
+            err: json::duplicate_key("call", &dup),
+        });
     }
     if let Some(k) = obj.keys().find(|k| !shape.allowed().contains(&k.as_str())) {
         return Err(reject(ToolError::invalid(
@@ -427,5 +432,6 @@ mod tests {
         .unwrap_err();
         assert_eq!(r.id, Some(json!(4)));
         assert_eq!(r.err.extra["field"], "input.path");
+        assert_eq!(r.err.hint.as_deref(), Some("Give each field once."));
     }
 }
