@@ -359,62 +359,61 @@ mod tests {
 
     #[test]
     fn each_bad_field_is_named() {
-        assert_eq!(field(json!({"input": {}})), "name");
-        assert_eq!(field(json!({"name": "read", "tool": "read"})), "tool");
-        assert_eq!(field(json!({"name": 3})), "name");
-        assert_eq!(field(json!({"name": "read", "extra": 1})), "extra");
-        assert_eq!(field(json!({"type": "text", "text": "hi"})), "type");
-        assert_eq!(
-            field(json!({"type": "tool_use", "name": "read", "input": {}})),
-            "id"
-        );
-        assert_eq!(
-            field(json!({"type": "tool_use", "id": "t", "name": "read"})),
-            "input"
-        );
-        assert_eq!(
-            field(json!({"type": "function", "id": "c", "function": "read"})),
-            "function"
-        );
-        assert_eq!(
-            field(
-                json!({"type": "function", "id": "c", "function": {"name": "read", "arguments": "{}", "x": 1}})
+        let chat = |function: Value| json!({"type": "function", "id": "c", "function": function});
+        let cases = [
+            (json!({"input": {}}), "name"),
+            (json!({"name": "read", "tool": "read"}), "tool"),
+            (json!({"name": 3}), "name"),
+            (json!({"name": "read", "extra": 1}), "extra"),
+            (json!({"type": "text", "text": "hi"}), "type"),
+            (json!({"type": 5, "name": "read"}), "type"),
+            (
+                json!({"type": "tool_use", "name": "read", "input": {}}),
+                "id",
             ),
-            "function.x"
-        );
-        assert_eq!(
-            field(json!({"type": "function", "id": "c", "function": {"arguments": "{}"}})),
-            "function.name"
-        );
-        for bad in ["[1]", "nope", "\"{}\""] {
-            assert_eq!(
-                field(
-                    json!({"type": "function", "id": "c", "function": {"name": "read", "arguments": bad}})
-                ),
+            (
+                json!({"type": "tool_use", "id": "t", "name": "read"}),
+                "input",
+            ),
+            (json!({"type": "function", "id": "c"}), "function"),
+            (chat(json!("read")), "function"),
+            (
+                chat(json!({"name": "read", "arguments": "{}", "x": 1})),
+                "function.x",
+            ),
+            (chat(json!({"arguments": "{}"})), "function.name"),
+            (
+                chat(json!({"name": "read", "arguments": "[1]"})),
                 "function.arguments",
-                "{bad}"
-            );
-        }
-        assert_eq!(
-            field(
-                json!({"type": "function", "id": "c", "function": {"name": "read", "arguments": "{\"a\": 1, \"a\": 2}"}})
             ),
-            "function.arguments.a"
-        );
-        assert_eq!(
-            field(json!({"type": "function_call", "call_id": "c", "name": "read", "arguments": 5})),
-            "arguments"
-        );
-        assert_eq!(
-            field(json!({"type": "function_call", "name": "read", "arguments": "{}"})),
-            "call_id"
-        );
-        assert_eq!(
-            field(json!({"type": "function_call", "call_id": "c", "name": "read"})),
-            "arguments"
-        );
-        assert_eq!(field(json!({"type": "function", "id": "c"})), "function");
-        assert_eq!(field(json!({"type": 5, "name": "read"})), "type");
+            (
+                chat(json!({"name": "read", "arguments": "nope"})),
+                "function.arguments",
+            ),
+            (
+                chat(json!({"name": "read", "arguments": "\"{}\""})),
+                "function.arguments",
+            ),
+            (
+                chat(json!({"name": "read", "arguments": "{\"a\": 1, \"a\": 2}"})),
+                "function.arguments.a",
+            ),
+            (
+                json!({"type": "function_call", "call_id": "c", "name": "read", "arguments": 5}),
+                "arguments",
+            ),
+            (
+                json!({"type": "function_call", "call_id": "c", "name": "read"}),
+                "arguments",
+            ),
+            (
+                json!({"type": "function_call", "name": "read", "arguments": "{}"}),
+                "call_id",
+            ),
+        ];
+        for (call, want) in cases {
+            assert_eq!(field(call.clone()), want, "{call}");
+        }
     }
 
     #[test]
