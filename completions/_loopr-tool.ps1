@@ -50,8 +50,8 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('todo', 'todo', [CompletionResultType]::ParameterValue, 'Keep this session''s todo list (TodoWrite-style or step by step)')
             [CompletionResult]::new('session', 'session', [CompletionResultType]::ParameterValue, 'Show or reset this session''s state (reads, todos, undo)')
             [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Undo this session''s most recent change (write, edit, move, delete, mkdir)')
-            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the tool definitions to hand a model (anthropic, openai or mcp format)')
-            [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run one tool call given as {"name", "input", "id"?} on stdin')
+            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)')
+            [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call')
             [CompletionResult]::new('batch', 'batch', [CompletionResultType]::ParameterValue, 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve every tool over the Model Context Protocol on stdio')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -395,6 +395,7 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Schemas valid under OpenAI''s strict function calling and Anthropic''s strict tool use (every field required, optional ones nullable)')
             [CompletionResult]::new('--no-sandbox', '--no-sandbox', [CompletionResultType]::ParameterName, 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]')
             [CompletionResult]::new('--no-read-check', '--no-read-check', [CompletionResultType]::ParameterName, 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]')
             [CompletionResult]::new('--allow-private', '--allow-private', [CompletionResultType]::ParameterName, 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]')
@@ -405,6 +406,7 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             break
         }
         'loopr-tool;call' {
+            [CompletionResult]::new('--result-format', '--result-format', [CompletionResultType]::ParameterName, 'Print the result block the harness sends back (anthropic: tool_result; openai: a tool message, or function_call_output for a Responses call) instead of the envelope')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]')
@@ -419,6 +421,7 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             break
         }
         'loopr-tool;batch' {
+            [CompletionResult]::new('--result-format', '--result-format', [CompletionResultType]::ParameterName, 'Print the result block the harness sends back (anthropic: tool_result; openai: a tool message, or function_call_output for a Responses call) instead of the envelope')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]')
@@ -464,8 +467,8 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('todo', 'todo', [CompletionResultType]::ParameterValue, 'Keep this session''s todo list (TodoWrite-style or step by step)')
             [CompletionResult]::new('session', 'session', [CompletionResultType]::ParameterValue, 'Show or reset this session''s state (reads, todos, undo)')
             [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Undo this session''s most recent change (write, edit, move, delete, mkdir)')
-            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the tool definitions to hand a model (anthropic, openai or mcp format)')
-            [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run one tool call given as {"name", "input", "id"?} on stdin')
+            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)')
+            [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call')
             [CompletionResult]::new('batch', 'batch', [CompletionResultType]::ParameterValue, 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve every tool over the Model Context Protocol on stdio')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')

@@ -47,8 +47,8 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand todo 'Keep this session''s todo list (TodoWrite-style or step by step)'
             cand session 'Show or reset this session''s state (reads, todos, undo)'
             cand undo 'Undo this session''s most recent change (write, edit, move, delete, mkdir)'
-            cand schema 'Print the tool definitions to hand a model (anthropic, openai or mcp format)'
-            cand call 'Run one tool call given as {"name", "input", "id"?} on stdin'
+            cand schema 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)'
+            cand call 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call'
             cand batch 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
             cand mcp 'Serve every tool over the Model Context Protocol on stdio'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -375,6 +375,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
             cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
             cand --format 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]'
+            cand --strict 'Schemas valid under OpenAI''s strict function calling and Anthropic''s strict tool use (every field required, optional ones nullable)'
             cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
             cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
             cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -384,6 +385,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand --help 'Print help'
         }
         &'loopr-tool;call'= {
+            cand --result-format 'Print the result block the harness sends back (anthropic: tool_result; openai: a tool message, or function_call_output for a Responses call) instead of the envelope'
             cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
             cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
             cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
@@ -397,6 +399,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand --help 'Print help'
         }
         &'loopr-tool;batch'= {
+            cand --result-format 'Print the result block the harness sends back (anthropic: tool_result; openai: a tool message, or function_call_output for a Responses call) instead of the envelope'
             cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
             cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
             cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
@@ -440,8 +443,8 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand todo 'Keep this session''s todo list (TodoWrite-style or step by step)'
             cand session 'Show or reset this session''s state (reads, todos, undo)'
             cand undo 'Undo this session''s most recent change (write, edit, move, delete, mkdir)'
-            cand schema 'Print the tool definitions to hand a model (anthropic, openai or mcp format)'
-            cand call 'Run one tool call given as {"name", "input", "id"?} on stdin'
+            cand schema 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)'
+            cand call 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call'
             cand batch 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
             cand mcp 'Serve every tool over the Model Context Protocol on stdio'
             cand help 'Print this message or the help of the given subcommand(s)'

@@ -52,8 +52,8 @@ complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "jobs" -d 'Lis
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "todo" -d 'Keep this session\'s todo list (TodoWrite-style or step by step)'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "session" -d 'Show or reset this session\'s state (reads, todos, undo)'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "undo" -d 'Undo this session\'s most recent change (write, edit, move, delete, mkdir)'
-complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "schema" -d 'Print the tool definitions to hand a model (anthropic, openai or mcp format)'
-complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "call" -d 'Run one tool call given as {"name", "input", "id"?} on stdin'
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "schema" -d 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)'
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "call" -d 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "batch" -d 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "mcp" -d 'Serve every tool over the Model Context Protocol on stdio'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -362,18 +362,23 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l pretty -d
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l for -d 'The shape of the definitions' -r -f -a "anthropic\t''
 openai\t''
+openai-responses\t''
 mcp\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
 text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l strict -d 'Schemas valid under OpenAI\'s strict function calling and Anthropic\'s strict tool use (every field required, optional ones nullable)'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l pretty -d 'Indent the JSON'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -s h -l help -d 'Print help'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l result-format -d 'Print the result block the harness sends back (anthropic: tool_result; openai: a tool message, or function_call_output for a Responses call) instead of the envelope' -r -f -a "envelope\t''
+anthropic\t''
+openai\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
@@ -385,6 +390,9 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l allow-pri
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l pretty -d 'Indent the JSON'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -s h -l help -d 'Print help'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l result-format -d 'Print the result block the harness sends back (anthropic: tool_result; openai: a tool message, or function_call_output for a Responses call) instead of the envelope' -r -f -a "envelope\t''
+anthropic\t''
+openai\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
@@ -424,8 +432,8 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fi
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "todo" -d 'Keep this session\'s todo list (TodoWrite-style or step by step)'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "session" -d 'Show or reset this session\'s state (reads, todos, undo)'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "undo" -d 'Undo this session\'s most recent change (write, edit, move, delete, mkdir)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "schema" -d 'Print the tool definitions to hand a model (anthropic, openai or mcp format)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "call" -d 'Run one tool call given as {"name", "input", "id"?} on stdin'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "schema" -d 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "call" -d 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "batch" -d 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "mcp" -d 'Serve every tool over the Model Context Protocol on stdio'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

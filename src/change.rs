@@ -93,9 +93,7 @@ pub fn replace(
 /// A change that cannot be undone (a permanent delete) is not journaled — undo then steps to
 /// the change before it — but the read records still follow it.
 pub fn records_only(ctx: &Ctx, records: &[(&Path, Option<Fingerprint>)]) {
-    let result = StateLock::acquire(ctx).and_then(|lock| {
-        apply_records(&lock, records)
-    });
+    let result = StateLock::acquire(ctx).and_then(|lock| apply_records(&lock, records));
     if let Err(e) = result {
         ctx.warn(format!(
             "the change was made, but the read records could not be updated: {}",
