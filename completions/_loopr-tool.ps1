@@ -40,6 +40,7 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('move', 'move', [CompletionResultType]::ParameterValue, 'Move or rename a file or directory (undoable)')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a file or directory (undoable: it goes to a trash)')
             [CompletionResult]::new('mkdir', 'mkdir', [CompletionResultType]::ParameterValue, 'Create a directory (and its parents)')
+            [CompletionResult]::new('notebook_edit', 'notebook_edit', [CompletionResultType]::ParameterValue, 'Replace, insert or delete a cell of a Jupyter notebook')
             [CompletionResult]::new('stat', 'stat', [CompletionResultType]::ParameterValue, 'Describe files: type, size, mode, mtime, lines, encoding')
             [CompletionResult]::new('glob', 'glob', [CompletionResultType]::ParameterValue, 'Find files by glob pattern, newest first')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search file contents with a regex (ripgrep''s engine)')
@@ -155,6 +156,26 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
         }
         'loopr-tool;mkdir' {
             [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'The directory to create, with any missing parents. [required]')
+            [CompletionResult]::new('--file-path', '--file-path', [CompletionResultType]::ParameterName, 'file-path')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]')
+            [CompletionResult]::new('--no-sandbox', '--no-sandbox', [CompletionResultType]::ParameterName, 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]')
+            [CompletionResult]::new('--no-read-check', '--no-read-check', [CompletionResultType]::ParameterName, 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]')
+            [CompletionResult]::new('--allow-private', '--allow-private', [CompletionResultType]::ParameterName, 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]')
+            [CompletionResult]::new('--allow-dangerous', '--allow-dangerous', [CompletionResultType]::ParameterName, 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the JSON')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'loopr-tool;notebook_edit' {
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'The notebook (.ipynb). [required]')
+            [CompletionResult]::new('--cell-id', '--cell-id', [CompletionResultType]::ParameterName, 'The cell to edit (its id, or `cell-N` for the N-th cell, 0-based); for insert, the cell to insert after (absent: insert first).')
+            [CompletionResult]::new('--new-source', '--new-source', [CompletionResultType]::ParameterName, 'The cell''s new source (ignored for delete).')
+            [CompletionResult]::new('--cell-type', '--cell-type', [CompletionResultType]::ParameterName, '`code` or `markdown`: needed to insert; for replace, changes the cell''s type.')
+            [CompletionResult]::new('--edit-mode', '--edit-mode', [CompletionResultType]::ParameterName, '`replace` (default), `insert` or `delete`. [default: replace]')
             [CompletionResult]::new('--file-path', '--file-path', [CompletionResultType]::ParameterName, 'file-path')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')
@@ -457,6 +478,7 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('move', 'move', [CompletionResultType]::ParameterValue, 'Move or rename a file or directory (undoable)')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a file or directory (undoable: it goes to a trash)')
             [CompletionResult]::new('mkdir', 'mkdir', [CompletionResultType]::ParameterValue, 'Create a directory (and its parents)')
+            [CompletionResult]::new('notebook_edit', 'notebook_edit', [CompletionResultType]::ParameterValue, 'Replace, insert or delete a cell of a Jupyter notebook')
             [CompletionResult]::new('stat', 'stat', [CompletionResultType]::ParameterValue, 'Describe files: type, size, mode, mtime, lines, encoding')
             [CompletionResult]::new('glob', 'glob', [CompletionResultType]::ParameterValue, 'Find files by glob pattern, newest first')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search file contents with a regex (ripgrep''s engine)')
@@ -490,6 +512,9 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             break
         }
         'loopr-tool;help;mkdir' {
+            break
+        }
+        'loopr-tool;help;notebook_edit' {
             break
         }
         'loopr-tool;help;stat' {

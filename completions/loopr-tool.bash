@@ -52,6 +52,9 @@ _loopr__tool() {
             loopr__tool,move)
                 cmd="loopr__tool__subcmd__move"
                 ;;
+            loopr__tool,notebook_edit)
+                cmd="loopr__tool__subcmd__notebook_edit"
+                ;;
             loopr__tool,read)
                 cmd="loopr__tool__subcmd__read"
                 ;;
@@ -115,6 +118,9 @@ _loopr__tool() {
             loopr__tool__subcmd__help,move)
                 cmd="loopr__tool__subcmd__help__subcmd__move"
                 ;;
+            loopr__tool__subcmd__help,notebook_edit)
+                cmd="loopr__tool__subcmd__help__subcmd__notebook_edit"
+                ;;
             loopr__tool__subcmd__help,read)
                 cmd="loopr__tool__subcmd__help__subcmd__read"
                 ;;
@@ -149,7 +155,7 @@ _loopr__tool() {
 
     case "${cmd}" in
         loopr__tool)
-            opts="-h -V --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help --version read write edit move delete mkdir stat glob grep tree fetch run jobs todo session undo schema call batch mcp help"
+            opts="-h -V --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help --version read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -513,7 +519,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__help)
-            opts="read write edit move delete mkdir stat glob grep tree fetch run jobs todo session undo schema call batch mcp help"
+            opts="read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -681,6 +687,20 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__help__subcmd__move)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        loopr__subcmd__tool__subcmd__help__subcmd__notebook_edit)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -950,6 +970,60 @@ _loopr__tool() {
                     return 0
                     ;;
                 --to)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "json text" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        loopr__subcmd__tool__subcmd__notebook_edit)
+            opts="-h --path --cell-id --new-source --cell-type --edit-mode --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cell-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --new-source)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cell-type)
+                    COMPREPLY=($(compgen -W "code markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                --edit-mode)
+                    COMPREPLY=($(compgen -W "replace insert delete" -- "${cur}"))
+                    return 0
+                    ;;
+                --file-path)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

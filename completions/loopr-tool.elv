@@ -37,6 +37,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand move 'Move or rename a file or directory (undoable)'
             cand delete 'Delete a file or directory (undoable: it goes to a trash)'
             cand mkdir 'Create a directory (and its parents)'
+            cand notebook_edit 'Replace, insert or delete a cell of a Jupyter notebook'
             cand stat 'Describe files: type, size, mode, mtime, lines, encoding'
             cand glob 'Find files by glob pattern, newest first'
             cand grep 'Search file contents with a regex (ripgrep''s engine)'
@@ -146,6 +147,25 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
         }
         &'loopr-tool;mkdir'= {
             cand --path 'The directory to create, with any missing parents. [required]'
+            cand --file-path 'file-path'
+            cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
+            cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
+            cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
+            cand --format 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]'
+            cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+            cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+            cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+            cand --allow-dangerous 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+            cand --pretty 'Indent the JSON'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'loopr-tool;notebook_edit'= {
+            cand --path 'The notebook (.ipynb). [required]'
+            cand --cell-id 'The cell to edit (its id, or `cell-N` for the N-th cell, 0-based); for insert, the cell to insert after (absent: insert first).'
+            cand --new-source 'The cell''s new source (ignored for delete).'
+            cand --cell-type '`code` or `markdown`: needed to insert; for replace, changes the cell''s type.'
+            cand --edit-mode '`replace` (default), `insert` or `delete`. [default: replace]'
             cand --file-path 'file-path'
             cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
             cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
@@ -433,6 +453,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand move 'Move or rename a file or directory (undoable)'
             cand delete 'Delete a file or directory (undoable: it goes to a trash)'
             cand mkdir 'Create a directory (and its parents)'
+            cand notebook_edit 'Replace, insert or delete a cell of a Jupyter notebook'
             cand stat 'Describe files: type, size, mode, mtime, lines, encoding'
             cand glob 'Find files by glob pattern, newest first'
             cand grep 'Search file contents with a regex (ripgrep''s engine)'
@@ -460,6 +481,8 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
         &'loopr-tool;help;delete'= {
         }
         &'loopr-tool;help;mkdir'= {
+        }
+        &'loopr-tool;help;notebook_edit'= {
         }
         &'loopr-tool;help;stat'= {
         }

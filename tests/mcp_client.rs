@@ -90,8 +90,15 @@ fn the_official_python_sdk_lists_and_calls_every_tool() {
     let calls = report["calls"].as_object().unwrap();
     assert_eq!(calls.len(), listed.len(), "every listed tool was called");
     for (name, c) in calls {
-        assert_eq!(c["isError"], false, "{name}: {}", c["text"]);
+        let expected = name == "notebook_edit"; // its sample names a text file on purpose
+        assert_eq!(c["isError"], expected, "{name}: {}", c["text"]);
     }
+    assert!(
+        calls["notebook_edit"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("is not a Jupyter notebook")
+    );
     assert_eq!(calls["read"]["text"], "     1\talpha\n     2\tbeta\n");
     // Under --structured the text is inside structuredContent too (SPEC 22.1).
     assert_eq!(calls["read"]["structured_output"], calls["read"]["text"]);

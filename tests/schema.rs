@@ -48,6 +48,11 @@ fn samples() -> Vec<(&'static str, Value, Value)> {
         ),
         ("mkdir", json!({"path": "new/dir"}), json!({"dir": "new"})),
         (
+            "notebook_edit",
+            json!({"path": "nb.ipynb", "cell_id": "a", "new_source": "x", "edit_mode": "replace"}),
+            json!({"path": "nb.ipynb", "cell_id": "a", "edit_mode": "move"}),
+        ),
+        (
             "stat",
             json!({"paths": ["a.txt", "missing"]}),
             json!({"paths": "a.txt"}),

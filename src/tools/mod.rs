@@ -11,6 +11,7 @@ pub mod grep;
 pub mod jobs;
 pub mod mkdir;
 pub mod move_file;
+pub mod notebook_edit;
 pub mod read;
 pub mod run;
 pub mod session;
@@ -28,6 +29,7 @@ pub static TOOLS: &[&dyn DynTool] = &[
     &move_file::Move,
     &delete::Delete,
     &mkdir::Mkdir,
+    &notebook_edit::NotebookEdit,
     &stat::Stat,
     &glob::Glob,
     &grep::Grep,

@@ -23,6 +23,8 @@ SAMPLES = {
     "mkdir": {"path": "made/here"},
     "move": {"from": "made", "to": "moved"},
     "delete": {"path": "moved", "recursive": True},
+    # not a notebook: answered (invalid_input, isError) through the protocol all the same
+    "notebook_edit": {"path": "notes/a.txt", "cell_id": "cell-0", "new_source": "x"},
     "edit": {"path": "notes/a.txt", "old_string": "beta", "new_string": "gamma"},
     "glob": {"pattern": "*.txt"},
     "grep": {"pattern": "alpha"},
