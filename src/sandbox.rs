@@ -112,10 +112,26 @@ pub fn resolve(ctx: &Ctx, field: &str, given: &str) -> Result<Resolved> {
         .with("path", shown)
         .hint("Use a path inside the root (relative paths resolve against it), or run with --root set to a directory that contains it."));
     }
-    Ok(Resolved {
-        shown: ctx.show(&joined, Some(&real)),
-        real,
-    })
+    let shown = ctx.show(&joined, Some(&real));
+    deny_state(ctx, field, &real, &shown)?;
+    Ok(Resolved { shown, real })
+}
+
+/// The state dir holds the journal, read records and job records: a tool that could write
+/// there could forge them (SPEC 23.6), also when the state dir is inside the root.
+fn deny_state(ctx: &Ctx, field: &str, real: &Path, shown: &str) -> Result<()> {
+    if real.starts_with(ctx.state_real()) {
+        return Err(ToolError::new(
+            Code::PathDenied,
+            format!("{shown} is inside loopr-tool's state directory, which no tool may touch"),
+        )
+        .with("path", shown)
+        .with("field", field)
+        .hint(
+            "The state directory holds the session's records; use session or undo to act on it.",
+        ));
+    }
+    Ok(())
 }
 
 /// Resolves `given` to the directory entry it names, not to what a symlink there points at
@@ -146,10 +162,9 @@ pub fn resolve_entry(ctx: &Ctx, field: &str, given: &str) -> Result<Resolved> {
             }
             let joined = ctx.root.join(path);
             let real = dir.real.join(name);
-            Resolved {
-                shown: ctx.show(&joined, Some(&real)),
-                real,
-            }
+            let shown = ctx.show(&joined, Some(&real));
+            deny_state(ctx, field, &real, &shown)?;
+            Resolved { shown, real }
         }
         // `.`, `..` or `/` last: the path names a directory reached through the walk itself,
         // so resolving it whole leaves no link at its end.

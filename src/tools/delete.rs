@@ -147,7 +147,7 @@ Prefer this over `run` with `rm`: it stays inside the sandbox and can be undone.
 fn to_trash(ctx: &Ctx, real: &std::path::Path, shown: &str) -> Result<String> {
     static SERIAL: AtomicU64 = AtomicU64::new(0);
     let dir = journal::trash_dir(&state::session_dir(ctx));
-    std::fs::create_dir_all(&dir).map_err(|e| ToolError::state(&e, &dir))?;
+    state::create_dir(&dir)?;
     let name = format!(
         "{}.{}.{}",
         state::unix_secs(),

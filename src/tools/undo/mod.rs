@@ -70,6 +70,7 @@ Repeat to step further back (the last 50 changes are kept). Refuses with stale_r
         };
         let real = Path::new(&entry.path).to_path_buf();
         let shown = ctx.show(&real, Some(&real));
+        check_entry(ctx, &entry)?;
         if let Some(op) = &entry.op {
             return ops::undo(ctx, &entry, op, &real, &shown);
         }
@@ -154,6 +155,47 @@ Repeat to step further back (the last 50 changes are kept). Refuses with stale_r
             json!({"path": shown, "action": action, "remaining": remaining}),
         ))
     }
+}
+
+/// Nothing read back from state is trusted (SPEC 23.6): every path of the entry must still
+/// resolve, through the sandbox as it is now, to itself (a directory swapped for a symlink since,
+/// or a journal forged to name a file elsewhere, is refused), and kept content is named only by
+/// names this binary makes (digits, dots), never a path.
+fn check_entry(ctx: &Ctx, entry: &Entry) -> Result<()> {
+    let mut paths = vec![entry.path.as_str()];
+    let mut names: Vec<&str> = vec![];
+    if let Some(blob) = entry.previous.as_ref().and_then(|p| p.blob.as_deref()) {
+        names.push(blob);
+    }
+    match &entry.op {
+        Some(journal::Op::Move { from, created, .. }) => {
+            paths.push(from);
+            paths.extend(created.iter().map(String::as_str));
+        }
+        Some(journal::Op::Mkdir { created }) => paths.extend(created.iter().map(String::as_str)),
+        Some(journal::Op::Delete { trash: Some(t) }) => names.push(t),
+        _ => {}
+    }
+    for p in paths {
+        let r = sandbox::resolve_entry(ctx, "path", p)?;
+        if r.real != Path::new(p) {
+            return Err(ToolError::new(
+                Code::OutsideRoot,
+                format!("{} no longer leads where the change was made (a directory on the way was replaced); nothing was undone", r.shown),
+            )
+            .with("path", r.shown.as_str()));
+        }
+    }
+    if let Some(bad) = names.iter().find(|n| {
+        n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit() || b == b'.') || n.starts_with('.')
+    }) {
+        return Err(ToolError::new(
+            Code::IoError,
+            format!("the undo journal names kept content {bad:?}, which loopr-tool never writes; nothing was undone"),
+        )
+        .hint("The session's state was changed by something else; `session reset` starts it afresh."));
+    }
+    Ok(())
 }
 
 /// The most recent entry, of `path` when given.
