@@ -34,10 +34,8 @@ pub fn lock<'a>(ctx: &'a Ctx, paths: &[&Path]) -> Result<Locked<'a>> {
     let mut records = Vec::with_capacity(paths.len());
     if ctx.read_check {
         let lock = StateLock::acquire(ctx)?;
-        let all: reads::Reads = lock.load(reads::FILE)?;
         for p in paths {
-            let r = all.files.get(p.to_string_lossy().as_ref()).cloned();
-            records.push((p.to_path_buf(), r));
+            records.push((p.to_path_buf(), reads::get(&lock, p)));
         }
     }
     let mut sorted: Vec<&Path> = paths.to_vec();

@@ -34,8 +34,13 @@ fn the_state_dir_inside_the_root_is_denied_to_every_tool() {
             .as_str()
             .unwrap(),
     );
-    let journal = sd.join("reads.json");
-    assert!(journal.exists());
+    // a read record: one file per record under reads/
+    let journal = std::fs::read_dir(sd.join("reads"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
     let rel = journal
         .strip_prefix(&env.root)
         .unwrap()
@@ -173,15 +178,22 @@ fn state_is_private_and_corrupt_files_never_overwrite_each_other() {
     let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode(&sd), 0o700);
     assert_eq!(mode(sd.parent().unwrap()), 0o700);
-    assert_eq!(mode(&sd.join("reads.json")), 0o600);
+    assert_eq!(mode(&sd.join("reads")), 0o700);
+    let record = std::fs::read_dir(sd.join("reads"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    assert_eq!(mode(&record), 0o600);
     for _ in 0..2 {
-        std::fs::write(sd.join("reads.json"), "{not json").unwrap();
-        env.call("read", json!({"path": "a.txt"})).assert_ok();
+        std::fs::write(sd.join("todos.json"), "{not json").unwrap();
+        env.call("todo", json!({"action": "list"})).assert_ok();
     }
     let aside: Vec<String> = std::fs::read_dir(&sd)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with("reads.json.corrupt-"))
+        .filter(|n| n.starts_with("todos.json.corrupt-"))
         .collect();
     assert_eq!(aside.len(), 2, "{aside:?}");
 }
