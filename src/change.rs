@@ -74,7 +74,7 @@ pub fn replace(
     existing: Option<&Metadata>,
     before: Before,
 ) -> Result<Fingerprint> {
-    let fp = fsx::replace(&target.real, bytes, existing)
+    let fp = fsx::replace_resolved(target, bytes, existing, None)
         .map_err(|e| ToolError::io(&e, &target.shown, "writing"))?;
     remember(
         ctx,

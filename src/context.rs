@@ -40,6 +40,8 @@ pub struct Ctx {
     pub control: Arc<Control>,
     /// The state dir's real path, found on first use.
     state_real: std::cell::OnceCell<PathBuf>,
+    /// A handle on the root, opened on first use: every path is resolved beneath it.
+    root_handle: std::cell::OnceCell<std::os::fd::OwnedFd>,
     warnings: RefCell<Vec<String>>,
 }
 
@@ -142,6 +144,7 @@ impl Ctx {
             lock_wait,
             control,
             state_real: std::cell::OnceCell::new(),
+            root_handle: std::cell::OnceCell::new(),
             warnings: RefCell::new(Vec::new()),
         })
     }
@@ -157,6 +160,16 @@ impl Ctx {
         self.state_real.get_or_init(|| {
             crate::sandbox::real_path(&self.state_dir).unwrap_or_else(|_| self.state_dir.clone())
         })
+    }
+
+    /// The root's handle (SPEC 23.5), opened once per call.
+    pub fn root_handle(&self) -> std::io::Result<std::os::fd::BorrowedFd<'_>> {
+        use std::os::fd::AsFd;
+        if self.root_handle.get().is_none() {
+            let fd = crate::sandbox::beneath::open_root(&self.root_real)?;
+            let _ = self.root_handle.set(fd);
+        }
+        Ok(self.root_handle.get().expect("set above").as_fd())
     }
 
     /// Whether the caller has asked the call to stop (SPEC 22.1).

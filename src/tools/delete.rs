@@ -94,10 +94,14 @@ Prefer this over `run` with `rm`: it stays inside the sandbox and can be undone.
             .hint("Pass permanent: true to delete it for good (this cannot be undone)."));
         }
         let trash = if permanent {
-            fsx::remove_entry(real).map_err(|e| ToolError::io(&e, shown, "deleting"))?;
+            // Taken out of the tree through its checked handle first, then removed where only
+            // this call can reach it, so a swapped parent cannot redirect the removal.
+            let staged = to_trash(ctx, &target)?;
+            let trash = journal::trash_dir(&state::session_dir(ctx)).join(&staged);
+            fsx::remove_entry(&trash).map_err(|e| ToolError::state(&e, &trash))?;
             None
         } else {
-            Some(to_trash(ctx, real, shown)?)
+            Some(to_trash(ctx, &target)?)
         };
         if let Some(parent) = real.parent() {
             fsx::sync_dir(parent);
@@ -144,7 +148,7 @@ Prefer this over `run` with `rm`: it stays inside the sandbox and can be undone.
 }
 
 /// Moves `real` into the session's trash under a fresh name; returns that name.
-fn to_trash(ctx: &Ctx, real: &std::path::Path, shown: &str) -> Result<String> {
+fn to_trash(ctx: &Ctx, target: &sandbox::Resolved) -> Result<String> {
     static SERIAL: AtomicU64 = AtomicU64::new(0);
     let dir = journal::trash_dir(&state::session_dir(ctx));
     state::create_dir(&dir)?;
@@ -154,7 +158,7 @@ fn to_trash(ctx: &Ctx, real: &std::path::Path, shown: &str) -> Result<String> {
         std::process::id(),
         SERIAL.fetch_add(1, Ordering::Relaxed)
     );
-    fsx::move_entry(real, &dir.join(&name)).map_err(|e| ToolError::io(&e, shown, "deleting"))?;
+    fsx::move_out(target, &dir, &name).map_err(|e| ToolError::io(&e, &target.shown, "deleting"))?;
     fsx::sync_dir(&dir);
     Ok(name)
 }

@@ -53,17 +53,11 @@ write creates parent directories by itself: mkdir is for empty directories.";
                 json!({"path": shown, "created": false, "directories": 0}),
             ));
         }
-        let mut made: Vec<String> = vec![];
-        for d in &missing {
-            if let Err(e) = std::fs::create_dir(d) {
-                // Leave the tree as it was.
-                for m in made.iter().rev() {
-                    let _ = std::fs::remove_dir(m);
-                }
-                return Err(ToolError::io(&e, shown, "creating"));
-            }
-            made.push(d.to_string_lossy().into_owned());
-        }
+        let made: Vec<String> = create(&target, &missing)
+            .map_err(|e| ToolError::io(&e, shown, "creating"))?
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect();
         if let Some(parent) = missing[0].parent() {
             crate::fsx::sync_dir(parent);
         }
@@ -85,6 +79,41 @@ write creates parent directories by itself: mkdir is for empty directories.";
             ),
             json!({"path": shown, "created": true, "directories": n}),
         ))
+    }
+}
+
+/// Creates the missing directories, through the checked handle (SPEC 23.5) when there is one;
+/// on failure removes what it made, so the tree is as it was.
+fn create(target: &sandbox::Resolved, missing: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
+    let Some(at) = &target.at else {
+        let mut made = vec![];
+        for d in missing {
+            if let Err(e) = std::fs::create_dir(d) {
+                for m in made.iter().rev() {
+                    let _ = std::fs::remove_dir(m);
+                }
+                return Err(e);
+            }
+            made.push(d.clone());
+        }
+        return Ok(made);
+    };
+    let (dir, mut made) = at.make_parents()?;
+    match rustix::fs::mkdirat(
+        &dir,
+        at.name.as_os_str(),
+        rustix::fs::Mode::from_raw_mode(0o777),
+    ) {
+        Ok(()) => {
+            made.push(at.real.clone());
+            Ok(made)
+        }
+        Err(e) => {
+            for m in made.iter().rev() {
+                let _ = std::fs::remove_dir(m);
+            }
+            Err(e.into())
+        }
     }
 }
 

@@ -98,16 +98,7 @@ Read records follow the file, so a moved file can be edited at its new path with
                 old = Some(bytes);
             }
         }
-        let mut created = vec![];
-        if let Some(parent) = to.real.parent() {
-            let mut p = Some(parent);
-            while let Some(d) = p.filter(|d| std::fs::symlink_metadata(d).is_err()) {
-                created.push(d.to_string_lossy().into_owned());
-                p = d.parent();
-            }
-            created.reverse();
-            std::fs::create_dir_all(parent).map_err(|e| ToolError::io(&e, ts, "creating"))?;
-        }
+
         // The overwritten file's blob is linked before the rename, while it still has a name.
         let kept = match (&existing, &old) {
             (Some(dst), Some(bytes)) => {
@@ -115,7 +106,11 @@ Read records follow the file, so a moved file can be edited at its new path with
             }
             _ => None,
         };
-        fsx::move_entry(&from.real, &to.real).map_err(|e| ToolError::io(&e, fs, "moving"))?;
+        let created: Vec<String> = fsx::move_resolved(&from, &to)
+            .map_err(|e| ToolError::io(&e, fs, "moving"))?
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect();
         for dir in [from.real.parent(), to.real.parent()].into_iter().flatten() {
             fsx::sync_dir(dir);
         }

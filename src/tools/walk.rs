@@ -49,7 +49,7 @@ pub struct Base {
 
 /// Resolves `path` (default the root) inside the sandbox and checks that it exists.
 pub fn base(ctx: &Ctx, given: Option<&str>) -> Result<Base> {
-    let Resolved { real, shown } = sandbox::resolve(ctx, "path", given.unwrap_or("."))?;
+    let Resolved { real, shown, .. } = sandbox::resolve(ctx, "path", given.unwrap_or("."))?;
     let meta = std::fs::metadata(&real).map_err(|e| ToolError::io(&e, &shown, "reading"))?;
     let skip = Some(ctx.state_real().to_path_buf()).filter(|s| s.starts_with(&real));
     Ok(Base {

@@ -61,7 +61,7 @@ To change part of an existing file, prefer edit: it sends only the changed text.
         let existing = check_writable(real, shown)?;
         let old = match &existing {
             Some(meta) if meta.len() <= journal::MAX_ENTRY_BYTES => {
-                Some(std::fs::read(real).map_err(|e| ToolError::io(&e, shown, "reading"))?)
+                Some(fsx::read_resolved(&target).map_err(|e| ToolError::io(&e, shown, "reading"))?)
             }
             _ => None,
         };

@@ -94,7 +94,8 @@ The file keeps its encoding, line endings (CRLF stays CRLF), BOM and every byte 
         existing(real, shown)?;
         let locked = change::lock(ctx, &[real])?;
         let meta = existing(real, shown)?;
-        let bytes = std::fs::read(real).map_err(|e| ToolError::io(&e, shown, "reading"))?;
+        let bytes =
+            crate::fsx::read_resolved(&target).map_err(|e| ToolError::io(&e, shown, "reading"))?;
         if bytes.len() as u64 > MAX_BYTES {
             return Err(too_large(shown, bytes.len() as u64));
         }

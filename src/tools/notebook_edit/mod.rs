@@ -108,7 +108,8 @@ Only the edited cell's text changes in the file: everything else stays byte for 
         let meta = crate::tools::write::check_writable(real, shown)?.ok_or_else(|| {
             ToolError::new(Code::NotFound, format!("{shown} does not exist")).with("path", shown)
         })?;
-        let bytes = std::fs::read(real).map_err(|e| ToolError::io(&e, shown, "reading"))?;
+        let bytes =
+            crate::fsx::read_resolved(&target).map_err(|e| ToolError::io(&e, shown, "reading"))?;
         let current = Fingerprint::of_bytes(&bytes, &meta);
         locked.require_fresh(real, shown, &current)?;
         let nb = Notebook::parse(&bytes, shown)?;

@@ -74,6 +74,8 @@ Repeat to step further back (the last 50 changes are kept). Refuses with stale_r
         if let Some(op) = &entry.op {
             return ops::undo(ctx, &entry, op, &real, &shown);
         }
+        // Every access from here goes through the checked handle (SPEC 23.5).
+        let target = sandbox::resolve(ctx, "path", &entry.path)?;
         let _locked = change::lock(ctx, &[&real])?;
 
         // The file must still be exactly what the change left.
@@ -104,7 +106,7 @@ Repeat to step further back (the last 50 changes are kept). Refuses with stale_r
         let blobs = lock.dir().join("undo");
         let (action, restored) = match &entry.previous {
             None => {
-                std::fs::remove_file(&real).map_err(|e| ToolError::io(&e, &shown, "removing"))?;
+                fsx::remove_resolved(&target).map_err(|e| ToolError::io(&e, &shown, "removing"))?;
                 ("removed", None)
             }
             Some(prev) => {
@@ -125,7 +127,7 @@ Repeat to step further back (the last 50 changes are kept). Refuses with stale_r
                     .with("path", shown.as_str())
                     .hint("Restore the file from version control or a backup."));
                 }
-                let fp = fsx::replace_with_mode(&real, &bytes, meta.as_ref(), Some(prev.mode))
+                let fp = fsx::replace_resolved(&target, &bytes, meta.as_ref(), Some(prev.mode))
                     .map_err(|e| ToolError::io(&e, &shown, "restoring"))?;
                 ("restored", Some((fp, bytes.len())))
             }

@@ -10,6 +10,7 @@ use crate::error::{Code, Result, ToolError};
 use crate::fsx;
 use crate::journal::{self, Entry, Journal, Op};
 use crate::reads::{self, Fingerprint};
+use crate::sandbox;
 use crate::state::{self, StateLock};
 use serde_json::json;
 use std::path::Path;
@@ -118,15 +119,18 @@ fn undo_move(
             Ok::<_, ToolError>((bytes, p.mode))
         })
         .transpose()?;
-    if let Some(parent) = from.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| ToolError::io(&e, from_shown, "creating"))?;
-    }
-    fsx::move_entry(to, from).map_err(|e| ToolError::io(&e, to_shown, "moving back"))?;
+    // Through checked handles (SPEC 23.5): both ends resolved afresh, the entry itself moved.
+    let to_r = sandbox::resolve_entry(ctx, "path", &to.to_string_lossy())?;
+    let from_r = sandbox::resolve_entry(ctx, "path", &from.to_string_lossy())?;
+    fsx::move_resolved(&to_r, &from_r).map_err(|e| ToolError::io(&e, to_shown, "moving back"))?;
     let restored = match &restore {
-        Some((bytes, mode)) => Some(
-            fsx::replace_with_mode(to, bytes, None, Some(*mode))
-                .map_err(|e| ToolError::io(&e, to_shown, "restoring"))?,
-        ),
+        Some((bytes, mode)) => {
+            let back = sandbox::resolve(ctx, "path", &to.to_string_lossy())?;
+            Some(
+                fsx::replace_resolved(&back, bytes, None, Some(*mode))
+                    .map_err(|e| ToolError::io(&e, to_shown, "restoring"))?,
+            )
+        }
         None => None,
     };
     let remaining = pop(ctx, entry, |lock| {
@@ -181,10 +185,8 @@ fn undo_delete(
         )
         .with("path", shown));
     }
-    if let Some(parent) = real.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| ToolError::io(&e, shown, "creating"))?;
-    }
-    fsx::move_entry(&kept, real).map_err(|e| ToolError::io(&e, shown, "restoring"))?;
+    let back = sandbox::resolve_entry(ctx, "path", &real.to_string_lossy())?;
+    fsx::move_in(&kept, &back).map_err(|e| ToolError::io(&e, shown, "restoring"))?;
     if let Some(parent) = real.parent() {
         fsx::sync_dir(parent);
     }
