@@ -8,6 +8,9 @@ pub const GREP: usize = 20_000;
 pub const GLOB: usize = 30_000;
 pub const TREE: usize = 30_000;
 pub const RUN: usize = 30_000;
+/// fetch's `output` is `max_length` characters (default 50,000, at most 1,000,000); what MCP
+/// clients are told they may receive is capped at 500,000 (SPEC 24.5).
+pub const FETCH_MAX: usize = 500_000;
 /// todo, session and every tool without a cap of its own.
 pub const OTHER: usize = 30_000;
 

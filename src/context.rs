@@ -1,9 +1,11 @@
 //! The global options (SPEC §2) and the per-call context every tool runs with.
 
+use crate::control::Control;
 use crate::envelope::Format;
 use crate::error::{Code, Result, ToolError};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Global options after flags and environment variables are merged (a flag wins).
@@ -34,6 +36,8 @@ pub struct Ctx {
     pub allow_dangerous: bool,
     /// How long a state or file lock may be waited for (SPEC §2.2: 10 s).
     pub lock_wait: Duration,
+    /// Cancellation and progress, shared with whoever started the call (mcp).
+    pub control: Arc<Control>,
     warnings: RefCell<Vec<String>>,
 }
 
@@ -86,6 +90,11 @@ fn absolute(p: &Path) -> Result<PathBuf> {
 
 impl Ctx {
     pub fn new(g: &Globals) -> Result<Ctx> {
+        Ctx::with_control(g, Arc::new(Control::new()))
+    }
+
+    /// A context whose cancellation and progress the caller holds too.
+    pub fn with_control(g: &Globals, control: Arc<Control>) -> Result<Ctx> {
         let root_given = match &g.root {
             Some(r) => r.clone(),
             None => PathBuf::from("."),
@@ -129,6 +138,7 @@ impl Ctx {
             allow_private: g.allow_private,
             allow_dangerous: g.allow_dangerous,
             lock_wait,
+            control,
             warnings: RefCell::new(Vec::new()),
         })
     }
@@ -136,6 +146,11 @@ impl Ctx {
     /// A warning that does not stop the tool: it joins `data.warnings` and `output`.
     pub fn warn(&self, w: impl Into<String>) {
         self.warnings.borrow_mut().push(w.into());
+    }
+
+    /// Whether the caller has asked the call to stop (SPEC 22.1).
+    pub fn cancelled(&self) -> bool {
+        self.control.is_cancelled()
     }
 
     pub fn take_warnings(&self) -> Vec<String> {

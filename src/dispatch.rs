@@ -3,11 +3,14 @@
 
 use crate::aliases::{self, Alias};
 use crate::context::{Ctx, Globals};
+use crate::control::Control;
 use crate::envelope::Envelope;
 use crate::error::{Code, Result, ToolError};
-use crate::tool::DynTool;
+use crate::tool::{DynTool, Effect};
 use crate::tools;
 use serde_json::Value;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
 
 /// A name as a caller may give it: ours, or another agent's.
 #[derive(Clone, Copy)]
@@ -51,32 +54,53 @@ impl Resolved {
             .is_ok_and(|(v, _)| self.tool.is_read_only(&v))
     }
 
+    /// What this call does, for mcp's order (SPEC 24.7); a call that does not parse changes
+    /// files (it fails at once, and nothing waits long behind it).
+    pub fn effect(&self, input: &Value) -> Effect {
+        self.translate(input.clone())
+            .map_or(Effect::ChangesFiles, |(v, _)| self.tool.effect(&v))
+    }
+
     /// Runs the call under `g` and wraps the result in its envelope.
     pub fn run(&self, g: &Globals, input: Value) -> Envelope {
-        let ctx = match Ctx::new(g) {
+        self.run_with(g, input, Arc::new(Control::new()))
+    }
+
+    /// As `run`, with the caller holding the call's cancellation and progress. A panic inside
+    /// the tool answers this call `internal_error` and nothing else (SPEC 23.1): its locks are
+    /// released as the stack unwinds, and the process goes on serving.
+    pub fn run_with(&self, g: &Globals, input: Value, control: Arc<Control>) -> Envelope {
+        let ctx = match Ctx::with_control(g, control) {
             Ok(c) => c,
             Err(e) => return Envelope::failure(self.tool.name(), e, &[]),
         };
         let mut ran = self.tool;
-        let result = self.translate(input).and_then(|(input, warnings)| {
-            warnings.into_iter().for_each(|w| ctx.warn(w));
-            let input = match self.claude_edit_creates(&ctx, &input) {
-                Some((write, input)) => {
-                    ran = write;
-                    input
-                }
-                None => input,
-            };
-            if std::env::var_os("LOOPR_DEBUG_PANIC").is_some() {
-                panic!("LOOPR_DEBUG_PANIC is set: panicking on purpose to test the panic envelope");
-            }
-            ran.call(&ctx, input)
-        });
+        let result = catch_unwind(AssertUnwindSafe(|| self.call(&ctx, input, &mut ran)))
+            .unwrap_or_else(|payload| Err(panicked(payload.as_ref())));
         let warnings = ctx.take_warnings();
         match result {
             Ok(success) => Envelope::success(ran.name(), success, &warnings),
             Err(e) => Envelope::failure(ran.name(), e, &warnings),
         }
+    }
+
+    fn call(
+        &self,
+        ctx: &Ctx,
+        input: Value,
+        ran: &mut &'static dyn DynTool,
+    ) -> Result<crate::envelope::Success> {
+        self.translate(input).and_then(|(input, warnings)| {
+            warnings.into_iter().for_each(|w| ctx.warn(w));
+            let input = match self.claude_edit_creates(ctx, &input) {
+                Some((write, input)) => {
+                    *ran = write;
+                    input
+                }
+                None => input,
+            };
+            ran.call(ctx, input)
+        })
     }
 
     /// Claude Code's Edit with an empty `old_string` on a missing file writes it (SPEC 16.10).
@@ -106,4 +130,15 @@ impl Resolved {
             serde_json::json!({"path": path, "content": content}),
         ))
     }
+}
+
+/// The `internal_error` of a call that panicked, with the panic's own words.
+fn panicked(payload: &(dyn std::any::Any + Send)) -> ToolError {
+    let what = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".to_string());
+    ToolError::internal(format!("loopr-tool hit a bug in this call and stopped it: {what}"))
+        .hint("This is a bug in loopr-tool; please report it with the input that caused it. Other calls are not affected.")
 }

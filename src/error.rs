@@ -132,6 +132,13 @@ impl ToolError {
         ToolError::new(Code::InvalidInput, message)
     }
 
+    /// The caller cancelled the call (SPEC 22.1). `mcp` sends no response for a cancelled
+    /// request, so this is seen only where a caller looks at the envelope anyway.
+    pub fn cancelled(what: &str) -> Self {
+        ToolError::new(Code::IoError, format!("{what} was cancelled by the client"))
+            .with("cancelled", true)
+    }
+
     pub fn internal(message: impl Into<String>) -> Self {
         ToolError::new(Code::InternalError, message)
     }

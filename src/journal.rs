@@ -33,10 +33,37 @@ pub struct Entry {
     /// The path as the user named it.
     pub shown: String,
     pub at: String,
-    /// What the file held before: `None` when the change created it.
+    /// What the file held before: `None` when the change created it (for a move: what the
+    /// target held before it was overwritten).
     pub previous: Option<Previous>,
     /// The file as the change left it: undo refuses when it has changed since.
+    #[serde(default)]
     pub after: Fingerprint,
+    /// A change other than new content (move, delete, mkdir); absent for write and edit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub op: Option<Op>,
+}
+
+/// What a change other than a content change did, so undo can take it back.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Op {
+    /// `path` was moved here from `from` (real path; `from_shown` as the user named it).
+    Move {
+        from: String,
+        from_shown: String,
+        /// A directory moved (its content is not fingerprinted).
+        dir: bool,
+    },
+    /// `path` was deleted into `trash/<trash>` under the session directory; `None`: permanent.
+    Delete { trash: Option<String> },
+    /// `path` and these directories (real paths, outermost first) were created.
+    Mkdir { created: Vec<String> },
+}
+
+/// The session's trash, where deleted files wait for undo.
+pub fn trash_dir(session: &Path) -> PathBuf {
+    session.join("trash")
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -180,6 +207,7 @@ pub fn push(
     real: &Path,
     shown: &str,
     before: Before,
+    op: Option<Op>,
     after: Fingerprint,
 ) -> Result<bool> {
     let mut journal: Journal = lock.load(FILE)?;
@@ -224,15 +252,26 @@ pub fn push(
         at: crate::state::now(),
         previous,
         after,
+        op,
     });
+    // The trash keeps what the journal's entries need and no more (SPEC 18.1).
     let excess = journal.entries.len().saturating_sub(MAX_ENTRIES);
     for old in journal.entries.drain(..excess) {
-        if let Some(blob) = old.previous.and_then(|p| p.blob) {
-            let _ = std::fs::remove_file(blobs.join(blob));
-        }
+        discard(lock.dir(), &old);
     }
     lock.save(FILE, &journal, true)?;
     Ok(undoable)
+}
+
+/// Removes what an entry kept (its blob, its trash) once undo can no longer need it.
+pub fn discard(session: &Path, entry: &Entry) {
+    if let Some(blob) = entry.previous.as_ref().and_then(|p| p.blob.as_ref()) {
+        let _ = std::fs::remove_file(session.join("undo").join(blob));
+    }
+    if let Some(Op::Delete { trash: Some(t) }) = &entry.op {
+        let p = trash_dir(session).join(t);
+        let _ = std::fs::remove_dir_all(&p).or_else(|_| std::fs::remove_file(&p));
+    }
 }
 
 pub fn depth(lock: &StateLock) -> Result<usize> {

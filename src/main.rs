@@ -7,8 +7,10 @@
 
 mod aliases;
 mod caps;
+mod change;
 mod cli;
 mod context;
+mod control;
 mod dispatch;
 mod envelope;
 mod error;
@@ -27,6 +29,7 @@ mod tools;
 use envelope::{Envelope, Format};
 use error::ToolError;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What the panic hook needs to print a proper envelope.
 static PANIC_CONTEXT: Mutex<(String, bool, bool)> = Mutex::new((String::new(), false, false));
@@ -37,10 +40,23 @@ pub fn set_panic_context(tool: &str, format: Format, pretty: bool) {
     }
 }
 
+/// Set by `call`, `batch` and `mcp`: each tool call there runs under a catch that answers a
+/// panic in its own slot (SPEC 23.1), so the hook must not end the process.
+static ISOLATE_PANICS: AtomicBool = AtomicBool::new(false);
+
+pub fn isolate_panics() {
+    ISOLATE_PANICS.store(true, Ordering::SeqCst);
+}
+
 /// A panic is a bug, but the caller still gets an envelope (SPEC 16.2): `internal_error`, exit 1.
-/// The hook runs before unwinding or aborting, so this holds under `panic = "abort"` too.
+/// Under `call`, `batch` and `mcp` the hook only logs: the stack unwinds to the call's catch
+/// (dispatch), which answers that call alone.
 fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
+        if ISOLATE_PANICS.load(Ordering::SeqCst) {
+            eprintln!("loopr-tool: a call hit a bug: {info}");
+            return;
+        }
         let (tool, text, pretty) = PANIC_CONTEXT.lock().map(|c| c.clone()).unwrap_or_default();
         let tool = if tool.is_empty() {
             "loopr-tool".to_string()

@@ -16,7 +16,7 @@ use std::path::Path;
 
 pub const FILE: &str = "reads.json";
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Fingerprint {
     pub size: u64,
     pub mtime_ns: i64,
@@ -111,13 +111,6 @@ pub fn forget(lock: &StateLock, real: &Path) -> Result<()> {
         lock.save(FILE, &reads, false)?;
     }
     Ok(())
-}
-
-/// The record this session holds for `real`, taken before the file lock is waited for (16.5).
-pub fn lookup(ctx: &Ctx, real: &Path) -> Result<Option<Record>> {
-    let lock = StateLock::acquire(ctx)?;
-    let reads: Reads = lock.load(FILE)?;
-    Ok(reads.files.get(&key(real)).cloned())
 }
 
 /// Under the file lock: may this session overwrite `real`, whose current content is `current`?

@@ -39,6 +39,20 @@ impl Hints {
     };
 }
 
+/// What a call does, for the order `mcp` keeps between calls in flight (SPEC 24.7): a call that
+/// reads starts at once unless a call that changes files is still pending before it; a call that
+/// changes files or runs a command starts after every earlier such call has finished.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Looks only (read, glob, grep, tree, fetch, jobs list/output/wait, todo list, session show).
+    Reads,
+    /// Changes files under the root (write, edit, undo).
+    ChangesFiles,
+    /// Runs a command or changes the session's own state (run, jobs kill, todo changes,
+    /// session clear/reset): kept in order, but reads need not wait for it.
+    Commands,
+}
+
 pub trait Tool: Sync + 'static {
     type Input: DeserializeOwned + JsonSchema;
 
@@ -58,9 +72,22 @@ pub trait Tool: Sync + 'static {
     const RAW_STDIN_FIELD: Option<&'static str> = None;
     /// Effects, for MCP clients; the safe assumption unless the tool says otherwise.
     const HINTS: Hints = Hints::DESTRUCTIVE;
+    /// The most characters `output` can hold (SPEC 4), announced to MCP clients so they hand
+    /// the model the whole text instead of a file (24.5).
+    const OUTPUT_CAP: usize = crate::caps::OTHER;
 
     /// Whether this call only looks (batch may run such calls in parallel).
     fn read_only(input: &Self::Input) -> bool;
+
+    /// What this call does, for mcp's scheduling; by default a call that is not read-only
+    /// changes files (the safe assumption: reads wait for it).
+    fn effect(input: &Self::Input) -> Effect {
+        if Self::read_only(input) {
+            Effect::Reads
+        } else {
+            Effect::ChangesFiles
+        }
+    }
 
     fn run(ctx: &Ctx, input: Self::Input) -> Result<Success>;
 }
@@ -74,10 +101,13 @@ pub trait DynTool: Sync {
     fn examples(&self) -> &'static str;
     fn raw_stdin_field(&self) -> Option<&'static str>;
     fn hints(&self) -> Hints;
+    fn output_cap(&self) -> usize;
     /// The JSON Schema of the input, from the same type the parser uses (made once per process).
     fn input_schema(&self) -> &'static Value;
     /// Whether this call only looks; an input that does not parse counts as a writer.
     fn is_read_only(&self, input: &Value) -> bool;
+    /// What this call does; an input that does not parse changes files (it fails at once).
+    fn effect(&self, input: &Value) -> Effect;
     fn call(&self, ctx: &Ctx, input: Value) -> Result<Success>;
 }
 
@@ -103,6 +133,9 @@ impl<T: Tool> DynTool for T {
     fn hints(&self) -> Hints {
         T::HINTS
     }
+    fn output_cap(&self) -> usize {
+        T::OUTPUT_CAP
+    }
     fn input_schema(&self) -> &'static Value {
         input::cached_schema::<T::Input>(T::NAME)
     }
@@ -111,8 +144,24 @@ impl<T: Tool> DynTool for T {
             .map(|i| T::read_only(&i))
             .unwrap_or(false)
     }
+    fn effect(&self, input: &Value) -> Effect {
+        input::parse::<T::Input>(T::NAME, input.clone(), self.input_schema())
+            .map(|i| T::effect(&i))
+            .unwrap_or(Effect::ChangesFiles)
+    }
     fn call(&self, ctx: &Ctx, input: Value) -> Result<Success> {
         let parsed = input::parse::<T::Input>(T::NAME, input, self.input_schema())?;
+        debug_panic(T::NAME);
         T::run(ctx, parsed)
+    }
+}
+
+/// `LOOPR_DEBUG_PANIC` (a test switch, SPEC 24.5): `1` or `all` makes every tool call panic after
+/// its input is parsed; a tool's name makes only that tool's calls panic.
+fn debug_panic(tool: &str) {
+    if let Some(v) = std::env::var_os("LOOPR_DEBUG_PANIC")
+        && (v == "1" || v == "all" || v == tool)
+    {
+        panic!("LOOPR_DEBUG_PANIC is set: {tool} panics on purpose to test panic isolation");
     }
 }

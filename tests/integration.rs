@@ -281,14 +281,18 @@ fn other_agents_names_replay_with_their_fields() {
     call("READ", json!({"file_path": "a.txt"})).assert_err("unknown_tool");
 }
 
-fn mcp(env: &Env, messages: &[Value]) -> Vec<Value> {
+/// The server's answers, in id order (calls may answer out of order, SPEC 22.1).
+fn mcp(env: &Env, args: &[&str], messages: &[Value]) -> Vec<Value> {
     let stdin: String = messages.iter().map(|m| format!("{m}\n")).collect();
-    let out = env.run(&["mcp"], &stdin);
+    let out = env.run(args, &stdin);
     assert_eq!(out.status, 0, "clean exit on EOF: {}", out.stderr);
-    out.stdout
+    let mut replies: Vec<Value> = out
+        .stdout
         .lines()
         .map(|l| serde_json::from_str(l).expect("stdout holds JSON-RPC lines only"))
-        .collect()
+        .collect();
+    replies.sort_by_key(|r| r["id"].as_i64().unwrap_or(-1));
+    replies
 }
 
 #[test]
@@ -297,6 +301,7 @@ fn mcp_speaks_json_rpc() {
     env.write_file("a.txt", "x\n");
     let replies = mcp(
         &env,
+        &["mcp"],
         &[
             json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-03-26", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}),
             json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
@@ -324,11 +329,14 @@ fn mcp_speaks_json_rpc() {
         json!({"type": "text", "text": "     1\tx\n"})
     );
     assert_eq!(replies[3]["result"]["isError"], false);
-    assert_eq!(replies[3]["result"]["structuredContent"]["total_lines"], 1);
+    // The model must see the text: no structuredContent unless asked for (SPEC 22.1).
+    assert!(replies[3]["result"].get("structuredContent").is_none());
     assert_eq!(replies[4]["result"]["isError"], true);
-    assert_eq!(
-        replies[4]["result"]["structuredContent"]["error"]["code"],
-        "not_found"
+    assert!(
+        replies[4]["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("gone.txt does not exist")
     );
     assert_eq!(replies[5]["error"]["code"], -32602);
     assert_eq!(replies[6]["error"]["code"], -32601);
@@ -372,7 +380,7 @@ fn mcp_uses_the_global_session_and_sandbox() {
         "{}\n",
         json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "read", "arguments": {"path": "/etc/passwd"}}})
     );
-    let out = env.run(&["--session", "mcp-s", "mcp"], &stdin);
+    let out = env.run(&["--session", "mcp-s", "mcp", "--structured"], &stdin);
     let r: Value = serde_json::from_str(out.stdout.lines().next().unwrap()).unwrap();
     assert_eq!(
         r["result"]["structuredContent"]["error"]["code"],

@@ -58,6 +58,8 @@ fn the_official_python_sdk_lists_and_calls_every_tool() {
         assert_eq!(c["isError"], false, "{name}: {}", c["text"]);
     }
     assert_eq!(calls["read"]["text"], "     1\talpha\n     2\tbeta\n");
+    // Under --structured the text is inside structuredContent too (SPEC 22.1).
+    assert_eq!(calls["read"]["structured_output"], calls["read"]["text"]);
     assert_eq!(
         calls["fetch"]["text"],
         "# Sample page\n\nServed by the test.\n"

@@ -3,6 +3,7 @@
 
 pub mod call;
 pub mod mcp;
+pub mod sched;
 pub mod schema;
 
 use crate::context::Globals;
@@ -36,6 +37,12 @@ pub fn command(name: &str) -> Command {
             .after_help("Example:\n  echo '[{\"name\":\"read\",\"input\":{\"path\":\"a.rs\"}},{\"name\":\"read\",\"input\":{\"path\":\"b.rs\"}}]' | loopr-tool batch"),
         "mcp" => Command::new("mcp")
             .about("Serve every tool over the Model Context Protocol on stdio")
+            .arg(
+                Arg::new("structured")
+                    .long("structured")
+                    .action(clap::ArgAction::SetTrue)
+                    .help("Declare an outputSchema per tool and add structuredContent {output, data} to results (env LOOPR_MCP_STRUCTURED=1)"),
+            )
             .after_help("Register with an MCP client, e.g. Claude Code:\n  claude mcp add loopr -- loopr-tool --root /path/to/project mcp"),
         _ => unreachable!("not an integration command: {name}"),
     }
@@ -47,6 +54,9 @@ fn stdin_or_fail(name: &str, g: &Globals) -> Result<Vec<u8>, i32> {
 }
 
 pub fn run(name: &str, g: &Globals, m: &ArgMatches) -> i32 {
+    if matches!(name, "call" | "batch" | "mcp") {
+        crate::isolate_panics();
+    }
     match name {
         "schema" => {
             let flavor = schema::Flavor::parse(
@@ -97,7 +107,11 @@ pub fn run(name: &str, g: &Globals, m: &ArgMatches) -> i32 {
             let (printed, status) = call::batch(g, &stdin);
             printed.print(g.pretty, status)
         }
-        "mcp" => mcp::serve(g),
+        "mcp" => {
+            let structured = m.get_flag("structured")
+                || std::env::var("LOOPR_MCP_STRUCTURED").is_ok_and(|v| v == "1" || v == "true");
+            mcp::serve(g, structured)
+        }
         _ => unreachable!(),
     }
 }

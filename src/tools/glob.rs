@@ -63,6 +63,8 @@ Returns files only, newest first (sort=\"path\" for path order), at most `limit`
     const HINTS: Hints = Hints::READ_ONLY;
     const EXAMPLES: &'static str = "  echo '{\"pattern\": \"**/*.rs\", \"path\": \"src\"}' | loopr-tool glob\n  loopr-tool glob '*.toml' --sort path --format text";
 
+    const OUTPUT_CAP: usize = crate::caps::GLOB;
+
     fn read_only(_: &Input) -> bool {
         true
     }
@@ -83,7 +85,7 @@ Returns files only, newest first (sort=\"path\" for path order), at most `limit`
         let problems = Problems::default();
         let found: Mutex<Vec<(PathBuf, Option<SystemTime>)>> = Mutex::new(Vec::new());
         let want_mtime = sort == Sort::Mtime;
-        walk::run_parallel(&builder, &base, &problems, || {
+        walk::run_parallel(&builder, &base, &problems, &ctx.control, || {
             let mut local = walk::Local::new(&found);
             let base = &base;
             let matcher = &pattern.matcher;

@@ -7,7 +7,7 @@ use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Code, Result, ToolError};
 use crate::state::{self, StateLock};
-use crate::tool::{Hints, Tool};
+use crate::tool::{Effect, Hints, Tool};
 use crate::tools::run::clean::{Cleaner, WholeLines};
 use crate::tools::run::proc::{self, ProcId};
 use crate::tools::run::record::{self, Job, State};
@@ -80,6 +80,14 @@ impl Tool for Jobs {
             input.action.unwrap_or_default(),
             Action::List | Action::Output
         )
+    }
+
+    fn effect(input: &Input) -> Effect {
+        // SPEC 24.7: in mcp a wait only looks too, so a read is never held behind it.
+        match input.action.unwrap_or_default() {
+            Action::List | Action::Output | Action::Wait => Effect::Reads,
+            Action::Kill => Effect::Commands,
+        }
     }
 
     fn run(ctx: &Ctx, input: Input) -> Result<Success> {
@@ -227,14 +235,34 @@ fn list(ctx: &Ctx) -> Result<Success> {
     ))
 }
 
+/// How much a job has written to its log so far.
+fn log_size(ctx: &Ctx, id: &str) -> Option<u64> {
+    let path = record::log_path(&crate::state::session_dir(ctx), id);
+    std::fs::metadata(path).ok().map(|m| m.len())
+}
+
 /// Waits until the job is no longer running or `timeout` passes; returns the record.
 fn wait_for_end(ctx: &Ctx, job: Job, timeout: Duration) -> Result<Job> {
     let stop = Instant::now() + timeout;
     let mut job = job;
     while job.state == State::Running {
-        let left = stop.saturating_duration_since(Instant::now());
+        // A cancelled wait stops waiting (SPEC 22.1); the job itself goes on.
+        if ctx.cancelled() {
+            return Err(crate::error::ToolError::cancelled("the wait"));
+        }
+        // Looks again at least every 250 ms, for a cancel.
+        let left = stop
+            .saturating_duration_since(Instant::now())
+            .min(Duration::from_millis(250));
         if left.is_zero() {
             break;
+        }
+        if let Some(n) = job.output_bytes.or_else(|| log_size(ctx, &job.id)) {
+            ctx.control.set_amount(n);
+            ctx.control.set_message(format!(
+                "job {} is running; {n} bytes of output so far",
+                job.id
+            ));
         }
         // A supervisor exits right after recording the end: its pidfd wakes us at once. A
         // foreground owner lives on (or there are no pidfds): look every 50 ms.

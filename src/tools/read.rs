@@ -46,6 +46,8 @@ Binary files are refused; use tree or glob for directories.";
     const HINTS: Hints = Hints::READ_ONLY;
     const EXAMPLES: &'static str = "  echo '{\"path\": \"src/main.rs\", \"offset\": 10, \"limit\": 20}' | loopr-tool read\n  loopr-tool read src/main.rs --offset 10 --limit 20 --format text";
 
+    const OUTPUT_CAP: usize = crate::caps::READ;
+
     fn read_only(_: &Input) -> bool {
         true
     }

@@ -6,7 +6,7 @@ use crate::error::{Result, ToolError};
 use crate::journal;
 use crate::reads::{self, Reads};
 use crate::state::{self, StateLock};
-use crate::tool::Tool;
+use crate::tool::{Effect, Tool};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -46,6 +46,15 @@ impl Tool for Session {
 
     fn read_only(input: &Input) -> bool {
         input.action.unwrap_or_default() == Action::Show
+    }
+
+    fn effect(input: &Input) -> Effect {
+        // clear_reads and reset change the session's state, not files under the root.
+        if Self::read_only(input) {
+            Effect::Reads
+        } else {
+            Effect::Commands
+        }
     }
 
     fn run(ctx: &Ctx, input: Input) -> Result<Success> {

@@ -10,7 +10,7 @@ use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Code, Result, ToolError};
 use crate::state::{self, StateLock};
-use crate::tool::Tool;
+use crate::tool::{Effect, Tool};
 use crate::tools::session::TODOS_FILE;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -284,6 +284,15 @@ data: todos [{id, content, status, active_form?, created_at, updated_at}], count
 
     fn read_only(input: &Input) -> bool {
         input.action.unwrap_or_default() == Action::List
+    }
+
+    fn effect(input: &Input) -> Effect {
+        // A change to the list is kept in order, but it changes no file a read could see.
+        if Self::read_only(input) {
+            Effect::Reads
+        } else {
+            Effect::Commands
+        }
     }
 
     fn run(ctx: &Ctx, input: Input) -> Result<Success> {

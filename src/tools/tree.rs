@@ -51,6 +51,8 @@ The last line counts directories and files. Use glob to find files by name anywh
     const HINTS: Hints = Hints::READ_ONLY;
     const EXAMPLES: &'static str = "  echo '{\"path\": \"src\", \"depth\": 2}' | loopr-tool tree\n  loopr-tool tree src --depth 2 --format text";
 
+    const OUTPUT_CAP: usize = crate::caps::TREE;
+
     fn read_only(_: &Input) -> bool {
         true
     }
@@ -70,7 +72,7 @@ The last line counts directories and files. Use glob to find files by name anywh
         let builder = walk::builder(&base.real, &opts);
         let problems = Problems::default();
         let found: Mutex<Vec<Raw>> = Mutex::new(Vec::new());
-        walk::run_parallel(&builder, &base, &problems, || {
+        walk::run_parallel(&builder, &base, &problems, &ctx.control, || {
             let base = &base;
             let mut flush = walk::Local::new(&found);
             move |e: ignore::DirEntry| {

@@ -4,6 +4,7 @@
 //! change left. Undo refuses with `stale_read` when the file is no longer what the change left:
 //! someone changed it since, and restoring would destroy their work.
 
+use crate::change;
 use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Code, Result, ToolError};
@@ -11,7 +12,7 @@ use crate::fsx;
 use crate::journal::{self, Entry, Journal};
 use crate::reads::{self, Fingerprint};
 use crate::sandbox;
-use crate::state::{self, StateLock};
+use crate::state::StateLock;
 use crate::tool::Tool;
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -66,7 +67,7 @@ Repeat to step further back (the last 50 changes are kept). Refuses with stale_r
         };
         let real = Path::new(&entry.path).to_path_buf();
         let shown = ctx.show(&real, Some(&real));
-        let _file_lock = state::lock_target(ctx, &real)?;
+        let _locked = change::lock(ctx, &[&real])?;
 
         // The file must still be exactly what the change left.
         let meta = std::fs::metadata(&real).ok();

@@ -11,6 +11,7 @@
 //! the caller named (SPEC 16.1), so a symlinked base still shows its own name.
 
 use crate::context::Ctx;
+use crate::control::Control;
 use crate::error::{Code, Result, ToolError};
 use crate::sandbox::{self, Resolved};
 use ignore::overrides::Override;
@@ -203,14 +204,25 @@ fn describe(base: &Base, err: &ignore::Error) -> String {
     }
 }
 
-/// Runs the parallel walk; `make` builds one visitor per thread. Errors go to `problems`.
-pub fn run_parallel<F>(b: &WalkBuilder, base: &Base, problems: &Problems, make: impl Fn() -> F)
-where
+/// Runs the parallel walk; `make` builds one visitor per thread. Errors go to `problems`. The
+/// walk stops early when the call is cancelled, and counts the entries it has seen as progress.
+pub fn run_parallel<F>(
+    b: &WalkBuilder,
+    base: &Base,
+    problems: &Problems,
+    control: &Control,
+    make: impl Fn() -> F,
+) where
     F: FnMut(ignore::DirEntry) + Send,
 {
+    control.set_message_unit("entries walked");
     b.build_parallel().run(|| {
         let mut visit = make();
         Box::new(move |r| {
+            if control.is_cancelled() {
+                return WalkState::Quit;
+            }
+            control.advance(1);
             match r {
                 Ok(e) => visit(e),
                 Err(err) => problems.add(base, &err),

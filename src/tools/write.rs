@@ -1,14 +1,14 @@
 //! `write` (SPEC §6, 16.5): create or overwrite a file, byte for byte, atomically; an existing
 //! file must have been read in this session and be unchanged since.
 
+use crate::change;
 use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Code, Result, ToolError};
 use crate::fsx;
 use crate::journal::{self, Before};
-use crate::reads::{self, Fingerprint};
+use crate::reads::Fingerprint;
 use crate::sandbox;
-use crate::state::{self, StateLock};
 use crate::text;
 use crate::tool::{Hints, Tool};
 use schemars::JsonSchema;
@@ -55,13 +55,7 @@ To change part of an existing file, prefer edit: it sends only the changed text.
         let shown = target.shown.as_str();
         let real = target.real.as_path();
         check_writable(real, shown)?;
-        // The record is taken before waiting for the file lock and compared under it (16.5).
-        let record = if ctx.read_check {
-            reads::lookup(ctx, real)?
-        } else {
-            None
-        };
-        let _file_lock = state::lock_target(ctx, real)?;
+        let locked = change::lock(ctx, &[real])?;
 
         let existing = check_writable(real, shown)?;
         let old = match &existing {
@@ -77,7 +71,7 @@ To change part of an existing file, prefer edit: it sends only the changed text.
                     Fingerprint::of_file(real).map_err(|e| ToolError::io(&e, shown, "reading"))?
                 }
             };
-            reads::check_fresh(ctx, shown, record.as_ref(), &current)?;
+            locked.require_fresh(real, shown, &current)?;
         }
 
         // Over 64 MiB the old content is not held: count its lines before it is replaced.
@@ -86,9 +80,6 @@ To change part of an existing file, prefer edit: it sends only the changed text.
             _ => 0,
         };
         let content = input.content.as_bytes();
-        let new_fp = fsx::replace(real, content, existing.as_ref())
-            .map_err(|e| ToolError::io(&e, shown, "writing"))?;
-
         let before = match (&existing, &old) {
             (None, _) => Before::Absent,
             (Some(meta), Some(bytes)) => Before::Content {
@@ -101,7 +92,8 @@ To change part of an existing file, prefer edit: it sends only the changed text.
                 mode: meta.mode() & 0o7777,
             },
         };
-        remember(ctx, "write", &target, before, new_fp);
+        change::replace(ctx, "write", &target, content, existing.as_ref(), before)?;
+        drop(locked);
 
         let lines = fsx::count_lines(content);
         let (added, removed) = match (&old, &existing) {
@@ -154,33 +146,6 @@ pub fn check_writable(real: &std::path::Path, shown: &str) -> Result<Option<std:
         Ok(m) => Ok(Some(m)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(ToolError::io(&e, shown, "writing")),
-    }
-}
-
-/// After a change has landed: journal it for undo and record what this session now knows.
-/// The file is already written, so a state failure becomes a warning, not an error.
-pub fn remember(
-    ctx: &Ctx,
-    tool: &str,
-    target: &sandbox::Resolved,
-    before: Before,
-    after: Fingerprint,
-) {
-    let too_large = matches!(before, Before::TooLarge { .. });
-    let result = StateLock::acquire(ctx).and_then(|lock| {
-        journal::push(&lock, tool, &target.real, &target.shown, before, after)?;
-        reads::record(&lock, &target.real, after)
-    });
-    if let Err(e) = result {
-        ctx.warn(format!(
-            "the change was made, but the session state could not be updated: {}",
-            e.message
-        ));
-    } else if too_large {
-        ctx.warn(format!(
-            "the previous content of {} is over 64 MiB and was not kept: this change cannot be undone",
-            target.shown
-        ));
     }
 }
 

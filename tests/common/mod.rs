@@ -95,7 +95,12 @@ impl Env {
     /// The binary with a clean environment: root and state dir set, nothing inherited that
     /// could change its behaviour.
     pub fn cmd(&self) -> Command {
-        let mut c = Command::new(bin());
+        Command::from_std(self.std_cmd())
+    }
+
+    /// As `cmd`, as a plain `std::process::Command` (for a process spoken to while it runs).
+    pub fn std_cmd(&self) -> std::process::Command {
+        let mut c = std::process::Command::new(bin());
         c.current_dir(&self.root)
             .env("LOOPR_STATE_DIR", &self.state)
             .env("HOME", self.dir.path());
@@ -109,6 +114,7 @@ impl Env {
             "LOOPR_ALLOW_DANGEROUS",
             "LOOPR_LOCK_TIMEOUT_MS",
             "LOOPR_DEBUG_PANIC",
+            "LOOPR_MCP_STRUCTURED",
             "XDG_STATE_HOME",
         ] {
             c.env_remove(var);

@@ -59,7 +59,9 @@ def dump(model):
 async def main(binary, root, state):
     params = StdioServerParameters(
         command=binary,
-        args=["--root", root, "--session", "mcp-client", "mcp"],
+        # --structured: this script also checks the structured results (structuredContent
+        # {output, data}); the default, text only, is checked by tests/integration.rs.
+        args=["--root", root, "--session", "mcp-client", "mcp", "--structured"],
         # fetch refuses loopback unless allowed; the sample page is on loopback.
         env={"LOOPR_STATE_DIR": state, "PATH": os.environ.get("PATH", ""), "LOOPR_FETCH_ALLOW_PRIVATE": "1"},
     )
@@ -81,7 +83,8 @@ async def main(binary, root, state):
                 report["calls"][name] = {
                     "isError": result.get("isError", False),
                     "text": result["content"][0]["text"],
-                    "structured": result.get("structuredContent"),
+                    "structured": (result.get("structuredContent") or {}).get("data"),
+                    "structured_output": (result.get("structuredContent") or {}).get("output"),
                 }
             bad = dump(await session.call_tool("read", {"path": "no/such/file"}))
             report["failed_call"] = {"isError": bad.get("isError"), "structured": bad.get("structuredContent")}

@@ -11,14 +11,13 @@ mod lines;
 mod matching;
 mod report;
 
+use crate::change;
 use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Code, Result, ToolError};
-use crate::fsx;
 use crate::journal::{self, Before};
-use crate::reads::{self, Fingerprint};
+use crate::reads::Fingerprint;
 use crate::sandbox;
-use crate::state;
 use crate::text;
 use crate::tool::Tool;
 use crate::tools::write;
@@ -92,13 +91,7 @@ The file keeps its encoding, line endings (CRLF stays CRLF), BOM and every byte 
         let shown = target.shown.as_str();
         let real = target.real.as_path();
         existing(real, shown)?;
-        // The record is taken before waiting for the file lock and compared under it (16.5).
-        let record = if ctx.read_check {
-            reads::lookup(ctx, real)?
-        } else {
-            None
-        };
-        let file_lock = state::lock_target(ctx, real)?;
+        let locked = change::lock(ctx, &[real])?;
         let meta = existing(real, shown)?;
         let bytes = std::fs::read(real).map_err(|e| ToolError::io(&e, shown, "reading"))?;
         if bytes.len() as u64 > MAX_BYTES {
@@ -113,7 +106,7 @@ The file keeps its encoding, line endings (CRLF stays CRLF), BOM and every byte 
             .hint("edit changes text files only; to replace a binary file, use write or run."));
         }
         let current = Fingerprint::of_bytes(&bytes, &meta);
-        reads::check_fresh(ctx, shown, record.as_ref(), &current)?;
+        locked.require_fresh(real, shown, &current)?;
 
         let doc = encode::Doc::decode(&bytes);
         let outcome = apply::plan(&doc, &specs)
@@ -135,16 +128,14 @@ The file keeps its encoding, line endings (CRLF stays CRLF), BOM and every byte 
             // Linked before the rename, while the old inode still has its name; a failed
             // write drops the link again.
             let kept = journal::keep(ctx, real, &meta, current.hash);
-            let new_fp = fsx::replace(real, outcome.bytes(), Some(&meta))
-                .map_err(|e| ToolError::io(&e, shown, "writing"))?;
             let before = Before::Content {
                 bytes: &bytes,
                 mode: meta.mode() & 0o7777,
                 kept,
             };
-            write::remember(ctx, "edit", &target, before, new_fp);
+            change::replace(ctx, "edit", &target, outcome.bytes(), Some(&meta), before)?;
         }
-        drop(file_lock);
+        drop(locked);
         Ok(report::success(
             shown, &doc.text, &outcome, edits_form, dry_run,
         ))

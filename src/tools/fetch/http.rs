@@ -9,6 +9,7 @@
 //! resolver returned).
 
 use super::policy::{self, Refusal, Verdict};
+use crate::control::Control;
 use crate::error::{Code, ToolError};
 use std::io::Read;
 use std::time::{Duration, Instant};
@@ -164,8 +165,9 @@ pub fn open(start: &Url, allow_private: bool, timeout_ms: u64) -> Result<Opened,
 }
 
 impl Opened {
-    /// The body, gzip decoded, refused past `limit` decoded bytes (`too_large`).
-    pub fn read_body(&mut self, limit: u64) -> Result<Vec<u8>, ToolError> {
+    /// The body, gzip decoded, refused past `limit` decoded bytes (`too_large`). Read in pieces
+    /// so a cancel stops the download and the bytes so far are the call's progress.
+    pub fn read_body(&mut self, limit: u64, control: &Control) -> Result<Vec<u8>, ToolError> {
         let encoding = self
             .response
             .headers()
@@ -193,16 +195,28 @@ impl Opened {
             return Err(too_large(&self.url, limit));
         }
         let mut buf = Vec::new();
-        let read = self
+        let mut reader = self
             .response
             .body_mut()
             .with_config()
             .limit(u64::MAX)
             .reader()
-            .take(limit + 1)
-            .read_to_end(&mut buf);
-        if let Err(e) = read {
-            return Err(map_error(ureq::Error::from(e), &self.url, self.timeout_ms));
+            .take(limit + 1);
+        control.set_message_unit("bytes downloaded");
+        let mut piece = vec![0u8; 64 * 1024];
+        loop {
+            if control.is_cancelled() {
+                return Err(ToolError::cancelled("the download"));
+            }
+            match reader.read(&mut piece) {
+                Ok(0) => break,
+                Ok(n) => {
+                    buf.extend_from_slice(&piece[..n]);
+                    control.advance(n as u64);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(map_error(ureq::Error::from(e), &self.url, self.timeout_ms)),
+            }
         }
         if buf.len() as u64 > limit {
             return Err(too_large(&self.url, limit));

@@ -83,6 +83,8 @@ Only public hosts are reachable: localhost, private networks and cloud metadata 
     };
     const EXAMPLES: &'static str = "  echo '{\"url\": \"https://example.com/docs\", \"selector\": \"main\"}' | loopr-tool fetch\n  loopr-tool fetch https://example.com/guide --start-index 50000 --format text";
 
+    const OUTPUT_CAP: usize = crate::caps::FETCH_MAX;
+
     fn read_only(_: &Input) -> bool {
         true
     }
@@ -109,7 +111,7 @@ Only public hosts are reachable: localhost, private networks and cloud metadata 
         let (entry, cached) = match cache::load(ctx, &key, ctx.allow_private) {
             Some(e) => (e, true),
             None => {
-                let e = download(&url, ctx.allow_private, timeout_ms)?;
+                let e = download(&url, ctx.allow_private, timeout_ms, &ctx.control)?;
                 if let Err(err) = cache::store(ctx, &key, ctx.allow_private, &e) {
                     ctx.warn(format!("the page was not cached: {}", err.message));
                 }
@@ -197,7 +199,12 @@ fn parse_url(given: &str) -> Result<Url> {
 
 /// The response, checked: an error status is `http_error` (quoting the page), a type fetch will
 /// not convert is `unsupported_content` before the body is read.
-fn download(url: &Url, allow_private: bool, timeout_ms: u64) -> Result<cache::Entry> {
+fn download(
+    url: &Url,
+    allow_private: bool,
+    timeout_ms: u64,
+    control: &crate::control::Control,
+) -> Result<cache::Entry> {
     let mut r = http::open(url, allow_private, timeout_ms)?;
     if r.status >= 400 {
         return Err(http_error(&mut r));
@@ -212,7 +219,7 @@ fn download(url: &Url, allow_private: bool, timeout_ms: u64) -> Result<cache::En
             return Err(unsupported(&r.url, &essence));
         }
     }
-    let body = r.read_body(http::BODY_LIMIT)?;
+    let body = r.read_body(http::BODY_LIMIT, control)?;
     let entry = cache::Entry {
         url: r.url.to_string(),
         status: r.status,

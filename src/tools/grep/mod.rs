@@ -138,6 +138,8 @@ Honours .gitignore/.ignore/.rgignore, skips hidden and binary files (a file name
     const HINTS: Hints = Hints::READ_ONLY;
     const EXAMPLES: &'static str = "  echo '{\"pattern\": \"fn main\", \"output_mode\": \"content\", \"type\": \"rust\"}' | loopr-tool grep\n  loopr-tool grep -i 'todo' src --output-mode content -C 2 --format text";
 
+    const OUTPUT_CAP: usize = crate::caps::GREP;
+
     fn read_only(_: &Input) -> bool {
         true
     }
@@ -191,7 +193,7 @@ Honours .gitignore/.ignore/.rgignore, skips hidden and binary files (a file name
                 ..Options::default()
             };
             let builder = walk::builder(&base.real, &opts);
-            walk::run_parallel(&builder, &base, &problems, || {
+            walk::run_parallel(&builder, &base, &problems, &ctx.control, || {
                 let mut searcher = searcher.clone();
                 let mut scratch = Scratch::default();
                 // As ripgrep: a NUL byte means binary, and a walked binary file is left alone.

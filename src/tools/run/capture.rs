@@ -117,6 +117,36 @@ impl Capture {
         }
     }
 
+    /// Bytes the command has printed so far.
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// The last non-blank line printed so far, roughly cleaned (escapes and control characters
+    /// dropped, at most 200 characters): what a progress notification shows.
+    pub fn last_line(&self) -> Option<String> {
+        let tail = &self.ring[self.ring.len().saturating_sub(4096)..];
+        let line = tail
+            .split(|b| *b == b'\n' || *b == b'\r')
+            .rev()
+            .map(|l| {
+                let text = String::from_utf8_lossy(l);
+                let mut out = String::new();
+                let mut escape = false;
+                for c in text.chars() {
+                    match c {
+                        '\u{1b}' => escape = true,
+                        c if escape => escape = !c.is_ascii_alphabetic(),
+                        c if c.is_control() => {}
+                        c => out.push(c),
+                    }
+                }
+                out.trim().to_string()
+            })
+            .find(|l| !l.is_empty())?;
+        Some(line.chars().take(200).collect())
+    }
+
     /// Takes a cleaned piece while the text fits; returns false once it no longer does.
     fn keep(&mut self, text: &str, raw_end: u64, ends_line: bool) -> bool {
         self.kept.push_str(text);

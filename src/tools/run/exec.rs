@@ -8,6 +8,7 @@
 
 use super::capture::Capture;
 use super::proc::{self, Exit, ProcId};
+use crate::control::Control;
 use std::collections::HashSet;
 use std::ffi::CString;
 use std::io::{Read, Write};
@@ -200,6 +201,9 @@ pub fn spawn(spec: &Spec, die_with_parent: bool) -> std::io::Result<Running> {
     })
 }
 
+/// How often a running command's loop looks for a cancel and reports progress.
+const LOOK: Duration = Duration::from_millis(250);
+
 /// How the run ended.
 pub struct Outcome {
     pub exit: Exit,
@@ -210,6 +214,8 @@ pub struct Outcome {
     pub ended: usize,
     /// Whether those were left behind by a shell that had exited.
     pub ended_leftovers: bool,
+    /// Ended because the caller cancelled the call (SPEC 22.1), as at a timeout.
+    pub cancelled: bool,
 }
 
 enum Phase {
@@ -222,7 +228,15 @@ enum Phase {
 
 /// Reads the output into `capture` until the command and every descendant are gone. The caller
 /// has made this process the child subreaper.
-pub fn finish(run: Running, capture: &mut Capture, timeout: Option<Duration>) -> Outcome {
+///
+/// `control` is the call's: a cancel ends the tree as a timeout does, and the bytes printed and
+/// the last line are reported as progress. Polls wake at least every `LOOK` to see both.
+pub fn finish(
+    run: Running,
+    capture: &mut Capture,
+    timeout: Option<Duration>,
+    control: &Control,
+) -> Outcome {
     let me = std::process::id();
     let deadline = timeout.map(|t| run.started + t);
     let exit_fd = proc::exit_fd(run.shell.pid);
@@ -231,12 +245,14 @@ pub fn finish(run: Running, capture: &mut Capture, timeout: Option<Duration>) ->
     let mut phase = Phase::Running;
     let mut ended: HashSet<ProcId> = HashSet::new();
     let mut timed_out = false;
+    let mut cancelled = false;
     let mut leftovers = false;
+    let mut reported = Instant::now();
     let mut buf = vec![0u8; 64 * 1024];
     loop {
         let now = Instant::now();
         let until = match phase {
-            Phase::Running => deadline,
+            Phase::Running => Some(deadline.map_or(now + LOOK, |d| d.min(now + LOOK))),
             Phase::Draining(t) => Some(t),
             Phase::Ending(t) => Some(t.min(now + Duration::from_millis(20))),
         };
@@ -289,7 +305,22 @@ pub fn finish(run: Running, capture: &mut Capture, timeout: Option<Duration>) ->
             proc::reap(None);
         }
         let now = Instant::now();
+        if now.duration_since(reported) >= LOOK {
+            reported = now;
+            control.set_amount(capture.total());
+            if let Some(line) = capture.last_line() {
+                control.set_message(format!(
+                    "{} bytes of output; last line: {line}",
+                    capture.total()
+                ));
+            }
+        }
         phase = match phase {
+            Phase::Running | Phase::Draining(_) if control.is_cancelled() && !cancelled => {
+                cancelled = true;
+                proc::signal_descendants(me, libc::SIGTERM, &mut ended);
+                Phase::Ending(now + GRACE)
+            }
             Phase::Running if exit.is_some() => Phase::Draining(now + GRACE),
             Phase::Running if deadline.is_some_and(|d| now >= d) => {
                 timed_out = true;
@@ -343,7 +374,8 @@ pub fn finish(run: Running, capture: &mut Capture, timeout: Option<Duration>) ->
         duration: run.started.elapsed(),
         timed_out,
         ended: ended.len(),
-        ended_leftovers: leftovers && !timed_out,
+        ended_leftovers: leftovers && !timed_out && !cancelled,
+        cancelled,
     }
 }
 

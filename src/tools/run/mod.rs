@@ -20,7 +20,7 @@ use crate::envelope::Success;
 use crate::error::{Code, Result, ToolError};
 use crate::sandbox;
 use crate::state;
-use crate::tool::{Hints, Tool};
+use crate::tool::{Effect, Hints, Tool};
 use capture::{Capture, Captured};
 use exec::{Outcome, Spec};
 use proc::{Exit, ProcId};
@@ -96,8 +96,14 @@ Output over 30,000 characters keeps its start and its end with a line saying how
         open_world: true,
     };
 
+    const OUTPUT_CAP: usize = crate::caps::RUN;
+
     fn read_only(_: &Input) -> bool {
         false
+    }
+
+    fn effect(_: &Input) -> Effect {
+        Effect::Commands
     }
 
     fn run(ctx: &Ctx, input: Input) -> Result<Success> {
@@ -259,12 +265,16 @@ fn foreground(ctx: &Ctx, job: Job, spec: Spec) -> Result<Success> {
         running,
         &mut capture,
         spec.timeout_ms.or(Some(120_000)).map(Duration::from_millis),
+        &ctx.control,
     );
     // Clearing it matters in a long-lived process (batch, mcp): a background job's supervisor,
     // orphaned on purpose, must go to init and not come back to us.
     proc::set_subreaper(false);
     let captured = capture.finish(&page_hint(&job.id));
     let saved = record::update(ctx, &job.id, |j| settle(j, &outcome, captured.total))?;
+    if outcome.cancelled {
+        return Err(ToolError::cancelled("the run"));
+    }
     let job = saved.unwrap_or_else(|| {
         let mut j = job.clone();
         settle(&mut j, &outcome, captured.total);
@@ -290,7 +300,7 @@ pub fn settle(j: &mut Job, o: &Outcome, total: u64) {
     }
     j.state = if o.timed_out {
         State::TimedOut
-    } else if j.kill_requested {
+    } else if j.kill_requested || o.cancelled {
         State::Killed
     } else {
         match o.exit {

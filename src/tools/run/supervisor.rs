@@ -190,6 +190,7 @@ pub fn main() -> i32 {
         running,
         &mut capture,
         order.spec.timeout_ms.map(Duration::from_millis),
+        &ctx.control,
     );
     let captured = capture.finish(&super::page_hint(&order.id));
     // The log is all a later reader has: say there what the end was like.

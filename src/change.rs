@@ -1,0 +1,123 @@
+//! The change protocol (issue 18; SPEC 2.2, 16.5): the one sequence every tool that changes
+//! files goes through, so the no-lost-update rule lives in one place.
+//!
+//! 1. `lock`: the session's read records of the files are taken *before* waiting for their
+//!    file locks (16.5: a concurrent winner's update then never lets the loser through), then
+//!    the locks themselves, in sorted order when a call changes several files (24.7).
+//! 2. `Locked::require_fresh`: under the lock, the file's current content must be what this
+//!    session last read or wrote (`not_read`, `stale_read`).
+//! 3. The change itself: `replace` for content (temp file, fsync, rename, fsync of the
+//!    directory), or a rename / removal done by the tool.
+//! 4. `remember`: the journal entry for `undo` and the read records, under one state lock.
+//!
+//! Core: it knows files, records, the journal and locks, never a tool.
+
+use crate::context::Ctx;
+use crate::error::{Result, ToolError};
+use crate::fsx;
+use crate::journal::{self, Before, Op};
+use crate::reads::{self, Fingerprint, Record};
+use crate::sandbox::Resolved;
+use crate::state::{self, StateLock};
+use std::fs::{File, Metadata};
+use std::path::{Path, PathBuf};
+
+/// The file locks of one change, with the read records taken before them.
+pub struct Locked<'a> {
+    ctx: &'a Ctx,
+    records: Vec<(PathBuf, Option<Record>)>,
+    _locks: Vec<File>,
+}
+
+/// Takes the records of `paths` (real paths), then their file locks in sorted order.
+pub fn lock<'a>(ctx: &'a Ctx, paths: &[&Path]) -> Result<Locked<'a>> {
+    let mut records = Vec::with_capacity(paths.len());
+    if ctx.read_check {
+        let lock = StateLock::acquire(ctx)?;
+        let all: reads::Reads = lock.load(reads::FILE)?;
+        for p in paths {
+            let r = all.files.get(p.to_string_lossy().as_ref()).cloned();
+            records.push((p.to_path_buf(), r));
+        }
+    }
+    let mut sorted: Vec<&Path> = paths.to_vec();
+    sorted.sort();
+    sorted.dedup();
+    let mut locks = Vec::with_capacity(sorted.len());
+    for p in sorted {
+        locks.push(state::lock_target(ctx, p)?);
+    }
+    Ok(Locked {
+        ctx,
+        records,
+        _locks: locks,
+    })
+}
+
+impl Locked<'_> {
+    /// Under the lock: may this session change `real`, whose content is now `current`?
+    pub fn require_fresh(&self, real: &Path, shown: &str, current: &Fingerprint) -> Result<()> {
+        let record = self
+            .records
+            .iter()
+            .find(|(p, _)| p == real)
+            .and_then(|(_, r)| r.as_ref());
+        reads::check_fresh(self.ctx, shown, record, current)
+    }
+}
+
+/// Replaces `target`'s content with `bytes` (creating it when `existing` is `None`), then
+/// journals `before` for undo and records the new content as read. The caller holds the lock.
+pub fn replace(
+    ctx: &Ctx,
+    tool: &str,
+    target: &Resolved,
+    bytes: &[u8],
+    existing: Option<&Metadata>,
+    before: Before,
+) -> Result<Fingerprint> {
+    let fp = fsx::replace(&target.real, bytes, existing)
+        .map_err(|e| ToolError::io(&e, &target.shown, "writing"))?;
+    remember(ctx, tool, target, before, None, &[(&target.real, Some(fp))]);
+    Ok(fp)
+}
+
+/// After a change has landed: journal it (`before`, and `op` for changes other than content)
+/// and update the read records: `Some(fp)` records a file as now known, `None` forgets it.
+/// The change is made, so a state failure becomes a warning, not an error.
+pub fn remember(
+    ctx: &Ctx,
+    tool: &str,
+    target: &Resolved,
+    before: Before,
+    op: Option<Op>,
+    records: &[(&Path, Option<Fingerprint>)],
+) {
+    let too_large = matches!(before, Before::TooLarge { .. });
+    let after = records
+        .iter()
+        .find(|(p, _)| *p == target.real.as_path())
+        .and_then(|(_, fp)| *fp)
+        .unwrap_or_default();
+    let result = StateLock::acquire(ctx).and_then(|lock| {
+        journal::push(&lock, tool, &target.real, &target.shown, before, op, after)?;
+        for (p, fp) in records {
+            match fp {
+                Some(fp) => reads::record(&lock, p, *fp)?,
+                None => reads::forget(&lock, p)?,
+            }
+        }
+        Ok(())
+    });
+    if let Err(e) = result {
+        ctx.warn(format!(
+            "the change was made, but the session state could not be updated: {}",
+            e.message
+        ));
+    } else if too_large {
+        ctx.warn(format!(
+            "the previous content of {} is over 64 MiB and was not kept: this change cannot be undone",
+            target.shown
+        ));
+    }
+}

@@ -1,0 +1,184 @@
+//! What `mcp` writes: JSON-RPC messages, one per line, from any thread. Tool results are written
+//! as they are serialised (grep's data can be large), with the text the model must see in
+//! `content` (SPEC 22.1): `structuredContent` only under `--structured`, and then holding
+//! `output` too, since Claude Code and pydantic-ai hand a model `structuredContent` instead of
+//! `content` whenever both are there.
+
+use super::super::schema::{self, Flavor};
+use crate::envelope::{Body, Envelope};
+use crate::tool::DynTool;
+use serde_json::{Value, json};
+use std::io::{self, BufWriter, Stdout, Write};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+pub const PARSE_ERROR: i64 = -32700;
+pub const INVALID_REQUEST: i64 = -32600;
+pub const METHOD_NOT_FOUND: i64 = -32601;
+pub const INVALID_PARAMS: i64 = -32602;
+
+/// The protocol stream. Each message is written and flushed whole under the lock, so lines
+/// from calls finishing at once never interleave.
+pub struct Out {
+    stream: Mutex<BufWriter<Stdout>>,
+    gone: AtomicBool,
+}
+
+impl Out {
+    pub fn stdout() -> Out {
+        Out {
+            stream: Mutex::new(BufWriter::with_capacity(64 * 1024, io::stdout())),
+            gone: AtomicBool::new(false),
+        }
+    }
+
+    /// Whether the client has stopped reading (a write failed).
+    pub fn gone(&self) -> bool {
+        self.gone.load(Ordering::Relaxed)
+    }
+
+    fn write_with(&self, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) {
+        let mut out = self.stream.lock().unwrap_or_else(|e| e.into_inner());
+        let done = write(&mut *out)
+            .and_then(|()| out.write_all(b"\n"))
+            .and_then(|()| out.flush());
+        if done.is_err() {
+            self.gone.store(true, Ordering::Relaxed);
+        }
+    }
+
+    pub fn send(&self, msg: &Value) {
+        self.write_with(|out| Ok(serde_json::to_writer(out, msg)?));
+    }
+
+    pub fn result(&self, id: &Value, result: Value) {
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "result": result}));
+    }
+
+    pub fn error(&self, id: &Value, code: i64, message: &str) {
+        self.send(
+            &json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}}),
+        );
+    }
+
+    pub fn notify(&self, method: &str, params: Value) {
+        self.send(&json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    /// A `tools/call` result. `stateless`: the request spoke the 2026-07-28 revision, whose
+    /// results carry `resultType`.
+    pub fn tool_result(&self, id: &Value, env: Envelope, structured: bool, stateless: bool) {
+        self.write_with(|out| write_tool_result(out, id, env, structured, stateless));
+    }
+}
+
+fn write_tool_result(
+    out: &mut dyn Write,
+    id: &Value,
+    env: Envelope,
+    structured: bool,
+    stateless: bool,
+) -> io::Result<()> {
+    out.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":")?;
+    serde_json::to_writer(&mut *out, id)?;
+    out.write_all(b",\"result\":{\"content\":[{\"type\":\"text\",\"text\":")?;
+    serde_json::to_writer(&mut *out, &env.output)?;
+    write!(out, "}}],\"isError\":{}", !env.ok)?;
+    if stateless {
+        out.write_all(b",\"resultType\":\"complete\"")?;
+    }
+    if structured {
+        out.write_all(b",\"structuredContent\":{\"output\":")?;
+        serde_json::to_writer(&mut *out, &env.output)?;
+        match env.body {
+            Body::Data { data, warnings } => {
+                out.write_all(b",\"data\":")?;
+                data.write_json(out, &warnings)?;
+            }
+            Body::Error { error, data } => {
+                out.write_all(b",\"error\":")?;
+                serde_json::to_writer(&mut *out, &error)?;
+                if let Some(d) = data {
+                    out.write_all(b",\"data\":")?;
+                    serde_json::to_writer(&mut *out, &d)?;
+                }
+            }
+        }
+        out.write_all(b"}")?;
+    }
+    out.write_all(b"}}")
+}
+
+/// What every structured result looks like: the text, then `data` or `error`.
+fn output_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "output": {"type": "string", "description": "The text meant for the model, as in content."},
+            "data": {"type": "object", "description": "The tool's structured result (on success; on failure only where the tool gives one, as run does)."},
+            "error": {
+                "type": "object",
+                "description": "On failure: code, message, hint and the code's extra fields.",
+                "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
+                "required": ["code", "message"],
+            },
+        },
+        "required": ["output"],
+    })
+}
+
+/// A tool as `tools/list` shows it. Claude Code defers MCP tools behind a tool search unless a
+/// tool opts out, and writes results over 50,000 characters to a file: `_meta` asks for neither
+/// (SPEC 24.5).
+pub fn definition(tool: &dyn DynTool, structured: bool) -> Value {
+    let mut def = schema::definition(tool, Flavor::Mcp);
+    def["_meta"] = json!({
+        "anthropic/alwaysLoad": true,
+        "anthropic/maxResultSizeChars": tool.output_cap().min(500_000),
+    });
+    if structured {
+        def["outputSchema"] = output_schema();
+    }
+    def
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::envelope::Success;
+    use crate::error::ToolError;
+
+    fn written(env: Envelope, structured: bool, stateless: bool) -> Value {
+        let mut buf = Vec::new();
+        write_tool_result(&mut buf, &json!(7), env, structured, stateless).unwrap();
+        serde_json::from_slice(&buf).unwrap()
+    }
+
+    #[test]
+    fn the_text_is_in_content_and_in_structured_content() {
+        let ok = || Envelope::success("read", Success::new("line\n".into(), json!({"n": 1})), &[]);
+        let plain = written(ok(), false, false);
+        assert_eq!(
+            plain,
+            json!({"jsonrpc": "2.0", "id": 7, "result": {"content": [{"type": "text", "text": "line\n"}], "isError": false}})
+        );
+        let s = written(ok(), true, true);
+        assert_eq!(
+            s["result"]["structuredContent"],
+            json!({"output": "line\n", "data": {"n": 1}})
+        );
+        assert_eq!(s["result"]["resultType"], "complete");
+        let failed = Envelope::failure(
+            "read",
+            ToolError::new(crate::error::Code::NotFound, "gone"),
+            &[],
+        );
+        let f = written(failed, true, false);
+        assert_eq!(f["result"]["isError"], true);
+        assert_eq!(f["result"]["structuredContent"]["output"], "gone\n");
+        assert_eq!(
+            f["result"]["structuredContent"]["error"]["code"],
+            "not_found"
+        );
+    }
+}
