@@ -4,11 +4,11 @@ Desktop Commander, all driven by this one JSON-RPC client (stdlib only, one requ
 read lines until the matching response), on the same files, in one run. bench/mcp.sh installs
 the peers and calls this; see there for usage.
 
-Per operation: N sequential calls on one warm server (after a few warm-up calls), each timed
-from writing the request to parsing its response; medians, and each peer's median over
-loopr-tool's. Start-up: spawn to `initialize` answered, on a fresh process each time.
-In flight: loopr-tool (and the peers, for comparison) with K read requests outstanding at
-once on one server, throughput over the sequential rate of the same server.
+Per operation: N sequential calls on one warm server per peer (after a few warm-up calls),
+each timed from writing the request to parsing its response, taken in blocks that go round the
+servers in turn; medians, and each peer's median over loopr-tool's. Start-up: spawn to
+`initialize` answered, on a fresh process each time. In flight: rounds of one-at-a-time reads
+then K reads outstanding at once on the same server; the median round's ratio of throughputs.
 """
 
 import argparse
@@ -237,9 +237,11 @@ def main():
     ap.add_argument("--calls", type=int, default=300)
     ap.add_argument("--starts", type=int, default=30)
     ap.add_argument("--in-flight", type=int, default=8)
-    ap.add_argument("--only", help="comma-separated operations (start,read,tree,edit,inflight)")
+    ap.add_argument("--blocks", type=int, default=6, help="interleaved blocks per operation")
+    ap.add_argument("--only", help="comma-separated operations (start,ping,read,tree,edit,inflight)")
     args = ap.parse_args()
-    only = set(args.only.split(",")) if args.only else {"start", "read", "tree", "edit", "inflight"}
+    args.loopr = os.path.abspath(args.loopr)  # the servers run with the scratch root as cwd
+    only = set(args.only.split(",")) if args.only else {"start", "ping", "read", "tree", "edit", "inflight"}
 
     root = os.path.realpath(os.path.join(args.work, "root"))
     os.makedirs(root, exist_ok=True)
@@ -251,64 +253,123 @@ def main():
     if not os.path.isdir(strings):
         shutil.copytree(os.path.join(args.corpus, "string"), strings, symlinks=True)
     ps = peers(args, root)
-    rows = {}  # op -> peer -> median ms (or throughput)
-    n = args.calls
+    rows = {p.name: {} for p in ps}
+    n, blocks = args.calls, args.blocks
 
-    for p in ps:
-        res = rows.setdefault(p.name, {})
-        if "start" in only:
-            starts = []
-            for _ in range(args.starts):
+    # The machine is shared (2 cores, other builds, one disk): every measurement goes round
+    # the servers in turn, in blocks, so a busy spell lands on all of them rather than on
+    # whichever happened to be running.
+    if "start" in only:
+        starts = {p.name: [] for p in ps}
+        for _ in range(args.starts):
+            for p in ps:
                 t = time.perf_counter()
                 s = p.start(root)
                 s.initialize()
-                starts.append(time.perf_counter() - t)
+                starts[p.name].append(time.perf_counter() - t)
                 s.close()
-            res["start"] = median_ms(starts)
-        s = p.start(root)
-        s.initialize()
-        s.request("tools/list")
-        try:
-            if "read" in only:
+        for p in ps:
+            rows[p.name]["start"] = median_ms(starts[p.name])
+
+    servers = {}
+    try:
+        for p in ps:
+            servers[p.name] = s = p.start(root)
+            s.initialize()
+            s.request("tools/list")
+
+        def each_op(op, make, warm):
+            times = {p.name: [] for p in ps}
+            for p in ps:
+                timed_calls(servers[p.name], make(p), warm)
+            for b in range(blocks):
+                for p in ps:
+                    times[p.name] += timed_calls(servers[p.name], make(p), n // blocks)
+            for p in ps:
+                rows[p.name][op] = median_ms(times[p.name])
+            return times
+
+        if "ping" in only:
+            # The floor under every call: this driver, the pipes and the server's JSON-RPC
+            # loop, with no tool behind it.
+            for p in ps:
+                for _ in range(20):
+                    servers[p.name].request("ping")
+            pings = {p.name: [] for p in ps}
+            for b in range(blocks):
+                for p in ps:
+                    for _ in range(n // blocks):
+                        t = time.perf_counter()
+                        servers[p.name].request("ping")
+                        pings[p.name].append(time.perf_counter() - t)
+            for p in ps:
+                rows[p.name]["ping"] = median_ms(pings[p.name])
+        if "read" in only:
+            for p in ps:
                 name, a = p.ops["read"](small)
-                assert "00 xxxx" in text_of(s.call(name, a)), "read returns the file"
-                timed_calls(s, lambda i: p.ops["read"](small), 20)  # warm-up
-                seq = timed_calls(s, lambda i: p.ops["read"](small), n)
-                res["read"] = median_ms(seq)
-                res["read_seq_rate"] = n / sum(seq)
-            if "tree" in only:
+                assert "00 xxxx" in text_of(servers[p.name].call(name, a)), f"{p.name}: read returns the file"
+            each_op("read", lambda p: lambda i: p.ops["read"](small), 20)
+        if "tree" in only:
+            for p in ps:
                 name, a = p.ops["tree"](strings)
-                listing = text_of(s.call(name, a))
+                listing = text_of(servers[p.name].call(name, a))
                 assert "strlen" in listing, f"{p.name}: tree lists string/: {listing[:200]}"
-                res["tree_bytes"] = len(listing)
-                timed_calls(s, lambda i: p.ops["tree"](strings), 5)
-                res["tree"] = median_ms(timed_calls(s, lambda i: p.ops["tree"](strings), n))
-            if "edit" in only:
-                target = os.path.join(root, f"edit-{len(rows)}.txt")
+                rows[p.name]["tree_bytes"] = len(listing)
+            each_op("tree", lambda p: lambda i: p.ops["tree"](strings), 5)
+        if "edit" in only:
+            targets = {}
+            for k, p in enumerate(ps):
+                targets[p.name] = target = os.path.join(root, f"edit-{k}.txt")
                 lines = [f"line {i} of the file that is edited\n" for i in range(100)]
                 lines[50] = "value = A\n"
                 with open(target, "w") as f:
                     f.writelines(lines)
                 if "prepare_edit" in p.ops:
-                    s.call(*p.ops["prepare_edit"](target))
-                # Alternate A -> B -> A: each edit really changes the file.
-                flip = lambda i: ("value = A", "value = B") if i % 2 == 0 else ("value = B", "value = A")  # noqa: E731
-                timed_calls(s, lambda i: p.ops["edit"](target, *flip(i)), 10)
-                times = timed_calls(s, lambda i: p.ops["edit"](target, *flip(i)), n)
-                with open(target) as f:
-                    want = "value = A\n" if n % 2 == 0 else "value = B\n"
+                    servers[p.name].call(*p.ops["prepare_edit"](target))
+            counter = {p.name: 0 for p in ps}
+
+            def edit(p):
+                def make(i):
+                    # Alternate A -> B -> A: each edit really changes the file.
+                    c = counter[p.name]
+                    counter[p.name] += 1
+                    old, new = ("value = A", "value = B") if c % 2 == 0 else ("value = B", "value = A")
+                    return p.ops["edit"](targets[p.name], old, new)
+
+                return make
+
+            each_op("edit", edit, 10)
+            for p in ps:
+                with open(targets[p.name]) as f:
+                    want = "value = A\n" if counter[p.name] % 2 == 0 else "value = B\n"
                     assert f.readlines()[50] == want, f"{p.name}: the edits landed"
-                res["edit"] = median_ms(times)
-            if "inflight" in only:
+        if "inflight" in only:
+            # Rounds of (sequential, then k in flight), each round's ratio of rates; the median
+            # round is reported.
+            k = args.in_flight
+            for p in ps:
                 name, a = p.ops["read"](small)
-                if "read_seq_rate" not in res:
-                    res["read_seq_rate"] = n / sum(timed_calls(s, lambda i: p.ops["read"](small), n))
-                k = args.in_flight
-                in_flight(s, name, a, k, 50)  # warm-up
-                rate = in_flight(s, name, a, k, n * 4)
-                res["inflight_rate"] = rate
-                res["inflight_ratio"] = rate / res["read_seq_rate"]
-        finally:
+                in_flight(servers[p.name], name, a, k, 50)  # warm-up
+            ratios = {p.name: [] for p in ps}
+            seq_rates = {p.name: [] for p in ps}
+            par_rates = {p.name: [] for p in ps}
+            for b in range(blocks):
+                for p in ps:
+                    s = servers[p.name]
+                    name, a = p.ops["read"](small)
+                    seq = n // blocks
+                    seq_rate = seq / sum(timed_calls(s, lambda i: (name, a), seq))
+                    par_rate = in_flight(s, name, a, k, seq * 2)
+                    seq_rates[p.name].append(seq_rate)
+                    par_rates[p.name].append(par_rate)
+                    ratios[p.name].append(par_rate / seq_rate)
+            for p in ps:
+                rows[p.name]["read_seq_rate"] = statistics.median(seq_rates[p.name])
+                rows[p.name]["inflight_rate"] = statistics.median(par_rates[p.name])
+                rows[p.name]["inflight_ratio"] = statistics.median(ratios[p.name])
+                rows[p.name]["inflight_ratios"] = [round(r, 2) for r in ratios[p.name]]
+    finally:
+        for s in servers.values():
             s.close()
 
     report(rows, args)
@@ -317,12 +378,16 @@ def main():
 def report(rows, args):
     names = list(rows)
     ours = rows[names[0]]
-    print(f"\n{args.calls} sequential calls per operation; medians in ms; ratio = peer / loopr-tool")
+    print(
+        f"\n{args.calls} sequential calls per operation in {args.blocks} blocks taken in turn; "
+        "medians in ms; ratio = peer / loopr-tool"
+    )
     header = f"{'operation':<34}" + "".join(f"{n:>22}" for n in names)
     print(header)
     print("-" * len(header))
     labels = {
         "start": f"start -> initialize answered (n={args.starts})",
+        "ping": "ping (the round-trip floor)",
         "read": "read a 2 KB file",
         "tree": "tree of glibc string/",
         "edit": "one-line edit",
@@ -341,13 +406,13 @@ def report(rows, args):
                 cells.append(f"{v:>12.3f} ({v / ours[op]:>5.1f}x)")
         print(f"{label:<34}" + "".join(cells))
     if "inflight_rate" in ours:
-        print(f"\nreads with {args.in_flight} in flight on one server, {args.calls * 4} calls:")
+        print(f"\nreads with {args.in_flight} in flight on one server vs one at a time (median of {args.blocks} rounds):")
         for n in names:
             r = rows[n]
             if "inflight_rate" in r:
                 print(
                     f"  {n:<22} {r['inflight_rate']:>9.0f} calls/s vs {r['read_seq_rate']:>7.0f} sequential: "
-                    f"{r['inflight_ratio']:.2f}x"
+                    f"{r['inflight_ratio']:.2f}x (rounds: {r['inflight_ratios']})"
                 )
     if "tree_bytes" in ours:
         print("\ntree output sizes (bytes): " + ", ".join(f"{n} {rows[n].get('tree_bytes', '-')}" for n in names))

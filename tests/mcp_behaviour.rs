@@ -145,8 +145,8 @@ fn a_cancelled_run_leaves_no_process_and_gets_no_response() {
     let env = Env::new();
     let r = scenario("cancel", &env);
     assert_eq!(r["timed_out"], false, "{r}");
-    assert_eq!(
-        r["marker_processes_before"], 3,
+    assert!(
+        r["marker_processes_before"].as_u64() >= Some(3),
         "bash and its two sleeps were running before the cancel: {r}"
     );
     let run_id = &r["run_id"];

@@ -245,9 +245,6 @@ async def cancel(binary, root, state):
         cancelled_at = tap.now()
         run_req = [r for r in tap.sent_requests("tools/call") if r["msg"]["params"]["name"] == "run"]
         run_id = run_req[0]["msg"]["id"] if run_req else None
-        cancels = [
-            n["msg"].get("params", {}) for n in tap.notifications_out("notifications/cancelled")
-        ]
         # Within a few seconds no process of the run is left.
         left = processes_with(marker)
         deadline = time.monotonic() + 5
@@ -261,6 +258,11 @@ async def cancel(binary, root, state):
         # give it a moment more.
         await anyio.sleep(1)
         late = tap.responses().get(run_id)
+        # Read last: the SDK writes its notification as the cancelled task unwinds, and the tap
+        # records it a moment later.
+        cancels = [
+            n["msg"].get("params", {}) for n in tap.notifications_out("notifications/cancelled")
+        ]
         return {
             "timed_out": scope.cancelled_caught,
             "marker_processes_before": len(seen_alive),
