@@ -99,10 +99,81 @@ fn write_via_temp(
     Ok(Fingerprint::of_bytes(bytes, &file.metadata()?))
 }
 
-fn sync_dir(dir: &Path) {
+pub fn sync_dir(dir: &Path) {
     if let Ok(d) = File::open(dir) {
         let _ = d.sync_all();
     }
+}
+
+/// What a tree holds: regular files (and links and other non-directories), directories
+/// (itself included when it is one) and bytes. Links are counted, never followed.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Measure {
+    pub files: u64,
+    pub directories: u64,
+    pub bytes: u64,
+}
+
+pub fn measure(path: &Path) -> io::Result<Measure> {
+    let meta = std::fs::symlink_metadata(path)?;
+    let mut m = Measure::default();
+    if !meta.is_dir() {
+        m.files = 1;
+        m.bytes = meta.len();
+        return Ok(m);
+    }
+    m.directories = 1;
+    for e in std::fs::read_dir(path)? {
+        let sub = measure(&e?.path())?;
+        m.files += sub.files;
+        m.directories += sub.directories;
+        m.bytes += sub.bytes;
+    }
+    Ok(m)
+}
+
+/// Moves `from` to `to` by rename; across file systems (EXDEV) by copying the tree (modes kept,
+/// links copied as links, files fsynced) and then removing `from`.
+pub fn move_entry(from: &Path, to: &Path) -> io::Result<()> {
+    match std::fs::rename(from, to) {
+        Err(e) if e.raw_os_error() == Some(libc::EXDEV) => {
+            copy_tree(from, to)?;
+            if let Some(d) = to.parent() {
+                sync_dir(d);
+            }
+            remove_entry(from)
+        }
+        other => other,
+    }
+}
+
+/// Removes a file, a link or a whole directory tree (links are removed, never followed).
+pub fn remove_entry(path: &Path) -> io::Result<()> {
+    if std::fs::symlink_metadata(path)?.is_dir() {
+        std::fs::remove_dir_all(path)
+    } else {
+        std::fs::remove_file(path)
+    }
+}
+
+fn copy_tree(from: &Path, to: &Path) -> io::Result<()> {
+    let meta = std::fs::symlink_metadata(from)?;
+    let ft = meta.file_type();
+    if ft.is_symlink() {
+        std::os::unix::fs::symlink(std::fs::read_link(from)?, to)?;
+    } else if ft.is_dir() {
+        std::fs::create_dir(to)?;
+        for e in std::fs::read_dir(from)? {
+            let e = e?;
+            copy_tree(&e.path(), &to.join(e.file_name()))?;
+        }
+        std::fs::set_permissions(to, Permissions::from_mode(meta.mode() & 0o7777))?;
+    } else {
+        std::fs::copy(from, to)?;
+        std::fs::set_permissions(to, Permissions::from_mode(meta.mode() & 0o7777))?;
+        File::open(to)?.sync_all()?;
+    }
+    Ok(())
 }
 
 /// Counts lines by read's rule: each `\n` ends one, and a final unterminated run is one more.

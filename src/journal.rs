@@ -54,6 +54,10 @@ pub enum Op {
         from_shown: String,
         /// A directory moved (its content is not fingerprinted).
         dir: bool,
+        /// Parent directories of `path` the move created (outermost first): undo removes them
+        /// again while empty.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        created: Vec<String>,
     },
     /// `path` was deleted into `trash/<trash>` under the session directory; `None`: permanent.
     Delete { trash: Option<String> },

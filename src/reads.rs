@@ -104,6 +104,35 @@ pub fn record(lock: &StateLock, real: &Path, fp: Fingerprint) -> Result<()> {
     lock.save(FILE, &reads, false)
 }
 
+/// Records move with their files (move, and its undo): `from`, and everything below it when it
+/// is a directory, is recorded under `to` instead.
+pub fn move_prefix(lock: &StateLock, from: &Path, to: &Path) -> Result<()> {
+    let mut reads: Reads = lock.load(FILE)?;
+    let hits: Vec<(String, std::path::PathBuf)> = reads
+        .files
+        .keys()
+        .filter_map(|k| {
+            let rest = Path::new(k).strip_prefix(from).ok()?;
+            // `to.join("")` would add a trailing slash: a file's own record lands on `to`.
+            let new = if rest.as_os_str().is_empty() {
+                to.to_path_buf()
+            } else {
+                to.join(rest)
+            };
+            Some((k.clone(), new))
+        })
+        .collect();
+    if hits.is_empty() {
+        return Ok(());
+    }
+    for (old, new) in hits {
+        if let Some(r) = reads.files.remove(&old) {
+            reads.files.insert(key(&new), r);
+        }
+    }
+    lock.save(FILE, &reads, false)
+}
+
 /// Drops the record of a file that no longer exists (undo of a creation).
 pub fn forget(lock: &StateLock, real: &Path) -> Result<()> {
     let mut reads: Reads = lock.load(FILE)?;

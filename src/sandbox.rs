@@ -118,6 +118,57 @@ pub fn resolve(ctx: &Ctx, field: &str, given: &str) -> Result<Resolved> {
     })
 }
 
+/// Resolves `given` to the directory entry it names, not to what a symlink there points at
+/// (SPEC 24.2: delete and move act on the last component itself). The parent is resolved as
+/// `resolve` does and must lie inside the root; the root itself is refused (`invalid_input`).
+pub fn resolve_entry(ctx: &Ctx, field: &str, given: &str) -> Result<Resolved> {
+    let path = Path::new(given);
+    // The root named by any spelling (`.`, `sub/..`, its absolute path) is the root itself,
+    // whatever its parent is.
+    let lexical = crate::context::normalize_lexically(&ctx.root.join(path));
+    if !given.is_empty() && (lexical == ctx.root || lexical == ctx.root_real) {
+        return Err(root_refused(field, "."));
+    }
+    let last = path.components().next_back();
+    let resolved = match (last, path.parent()) {
+        (Some(Component::Normal(name)), Some(parent)) => {
+            let parent = if parent.as_os_str().is_empty() {
+                "."
+            } else {
+                parent.to_str().unwrap_or(".")
+            };
+            let dir = resolve(ctx, field, parent)?;
+            if given.contains('\0') {
+                return Err(ToolError::invalid(
+                    field,
+                    format!("field `{field}` contains a NUL byte"),
+                ));
+            }
+            let joined = ctx.root.join(path);
+            let real = dir.real.join(name);
+            Resolved {
+                shown: ctx.show(&joined, Some(&real)),
+                real,
+            }
+        }
+        // `.`, `..` or `/` last: the path names a directory reached through the walk itself,
+        // so resolving it whole leaves no link at its end.
+        _ => resolve(ctx, field, given)?,
+    };
+    if resolved.real == ctx.root_real {
+        return Err(root_refused(field, &resolved.shown));
+    }
+    Ok(resolved)
+}
+
+fn root_refused(field: &str, shown: &str) -> ToolError {
+    ToolError::invalid(
+        field,
+        format!("{shown} is the sandbox root itself, which this tool never moves or deletes"),
+    )
+    .hint("Name a file or directory inside the root.")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

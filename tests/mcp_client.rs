@@ -55,8 +55,15 @@ fn the_official_python_sdk_lists_and_calls_every_tool() {
     let calls = report["calls"].as_object().unwrap();
     assert_eq!(calls.len(), listed.len(), "every listed tool was called");
     for (name, c) in calls {
-        assert_eq!(c["isError"], false, "{name}: {}", c["text"]);
+        let expected = name == "notebook_edit"; // its sample names a text file on purpose
+        assert_eq!(c["isError"], expected, "{name}: {}", c["text"]);
     }
+    assert!(
+        calls["notebook_edit"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("is not a Jupyter notebook")
+    );
     assert_eq!(calls["read"]["text"], "     1\talpha\n     2\tbeta\n");
     // Under --structured the text is inside structuredContent too (SPEC 22.1).
     assert_eq!(calls["read"]["structured_output"], calls["read"]["text"]);
@@ -66,6 +73,9 @@ fn the_official_python_sdk_lists_and_calls_every_tool() {
     );
     assert_eq!(calls["fetch"]["structured"]["title"], "Sample");
     assert_eq!(calls["write"]["structured"]["created"], true);
+    assert_eq!(calls["stat"]["structured"]["lines"], 2);
+    assert_eq!(calls["delete"]["structured"]["directories"], 2);
+    assert!(!env.path("made").exists() && !env.path("moved").exists());
     // undo runs last: it takes back the edit when there is one, else the write that created the file
     if calls.contains_key("edit") {
         assert_eq!(calls["undo"]["structured"]["action"], "restored");

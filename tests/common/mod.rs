@@ -65,6 +65,17 @@ impl Out {
         );
         self
     }
+    /// `invalid_input` blaming `field` (`error.field`).
+    #[track_caller]
+    pub fn assert_invalid(&self, field: &str) -> &Self {
+        self.assert_err("invalid_input");
+        assert_eq!(
+            self.json["error"]["field"], field,
+            "stdout: {}",
+            self.stdout
+        );
+        self
+    }
 }
 
 impl Env {

@@ -90,6 +90,7 @@ The file keeps its encoding, line endings (CRLF stays CRLF), BOM and every byte 
         let target = sandbox::resolve(ctx, "path", &input.path)?;
         let shown = target.shown.as_str();
         let real = target.real.as_path();
+        write::refuse_notebook(shown)?;
         existing(real, shown)?;
         let locked = change::lock(ctx, &[real])?;
         let meta = existing(real, shown)?;

@@ -19,6 +19,8 @@ use serde::Deserialize;
 use serde_json::json;
 use std::path::Path;
 
+mod ops;
+
 pub struct Undo;
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -32,8 +34,9 @@ pub struct Input {
 impl Tool for Undo {
     type Input = Input;
     const NAME: &'static str = "undo";
-    const SUMMARY: &'static str = "Undo this session's most recent write or edit";
-    const DESCRIPTION: &'static str = "Restores the file changed by this session's most recent write or edit (of `path`, when given) to what it held before; a file that change created is removed. \
+    const SUMMARY: &'static str =
+        "Undo this session's most recent change (write, edit, move, delete, mkdir)";
+    const DESCRIPTION: &'static str = "Takes back this session's most recent change (of `path`, when given): a write or edit gets the file's previous content back (a file it created is removed), a move is moved back, a delete restored from the trash, a mkdir's new directories removed. \
 Repeat to step further back (the last 50 changes are kept). Refuses with stale_read if the file has changed since that change, so nobody's later work is lost.";
     const POSITIONALS: &'static [&'static str] = &["path"];
     const EXAMPLES: &'static str = "  echo '{}' | loopr-tool undo\n  loopr-tool undo src/main.rs";
@@ -63,10 +66,13 @@ Repeat to step further back (the last 50 changes are kept). Refuses with stale_r
                 Code::NotFound,
                 format!("nothing to undo{what} in session {}", ctx.session),
             )
-            .hint("Only this session's writes and edits can be undone (the last 50)."));
+            .hint("Only this session's own changes can be undone (the last 50)."));
         };
         let real = Path::new(&entry.path).to_path_buf();
         let shown = ctx.show(&real, Some(&real));
+        if let Some(op) = &entry.op {
+            return ops::undo(ctx, &entry, op, &real, &shown);
+        }
         let _locked = change::lock(ctx, &[&real])?;
 
         // The file must still be exactly what the change left.
@@ -156,6 +162,11 @@ fn latest(journal: &Journal, path: Option<&Path>) -> Option<Entry> {
         .entries
         .iter()
         .rev()
-        .find(|e| path.is_none_or(|p| Path::new(&e.path) == p))
+        .find(|e| {
+            path.is_none_or(|p| {
+                Path::new(&e.path) == p
+                    || matches!(&e.op, Some(journal::Op::Move { from, .. }) if Path::new(from) == p)
+            })
+        })
         .cloned()
 }
