@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod clients;
+
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
