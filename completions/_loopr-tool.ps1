@@ -173,7 +173,7 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
         'loopr-tool;notebook_edit' {
             [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'The notebook (.ipynb). [required]')
             [CompletionResult]::new('--cell-id', '--cell-id', [CompletionResultType]::ParameterName, 'The cell to edit (its id, or `cell-N` for the N-th cell, 0-based); for insert, the cell to insert after (absent: insert first).')
-            [CompletionResult]::new('--new-source', '--new-source', [CompletionResultType]::ParameterName, 'The cell''s new source (ignored for delete).')
+            [CompletionResult]::new('--new-source', '--new-source', [CompletionResultType]::ParameterName, 'The cell''s new source: required for replace and insert, not used by delete.')
             [CompletionResult]::new('--cell-type', '--cell-type', [CompletionResultType]::ParameterName, '`code` or `markdown`: needed to insert; for replace, changes the cell''s type.')
             [CompletionResult]::new('--edit-mode', '--edit-mode', [CompletionResultType]::ParameterName, '`replace` (default), `insert` or `delete`. [default: replace]')
             [CompletionResult]::new('--file-path', '--file-path', [CompletionResultType]::ParameterName, 'file-path')

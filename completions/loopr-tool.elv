@@ -163,7 +163,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
         &'loopr-tool;notebook_edit'= {
             cand --path 'The notebook (.ipynb). [required]'
             cand --cell-id 'The cell to edit (its id, or `cell-N` for the N-th cell, 0-based); for insert, the cell to insert after (absent: insert first).'
-            cand --new-source 'The cell''s new source (ignored for delete).'
+            cand --new-source 'The cell''s new source: required for replace and insert, not used by delete.'
             cand --cell-type '`code` or `markdown`: needed to insert; for replace, changes the cell''s type.'
             cand --edit-mode '`replace` (default), `insert` or `delete`. [default: replace]'
             cand --file-path 'file-path'

@@ -154,7 +154,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l pretty -
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l path -d 'The notebook (.ipynb). [required]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l cell-id -d 'The cell to edit (its id, or `cell-N` for the N-th cell, 0-based); for insert, the cell to insert after (absent: insert first).' -r
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l new-source -d 'The cell\'s new source (ignored for delete).' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l new-source -d 'The cell\'s new source: required for replace and insert, not used by delete.' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l cell-type -d '`code` or `markdown`: needed to insert; for replace, changes the cell\'s type.' -r -f -a "code\t''
 markdown\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l edit-mode -d '`replace` (default), `insert` or `delete`. [default: replace]' -r -f -a "replace\t''

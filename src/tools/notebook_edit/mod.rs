@@ -57,7 +57,7 @@ pub struct Input {
     /// The cell to edit (its id, or `cell-N` for the N-th cell, 0-based); for insert, the cell
     /// to insert after (absent: insert first).
     pub cell_id: Option<String>,
-    /// The cell's new source (ignored for delete).
+    /// The cell's new source: required for replace and insert, not used by delete.
     pub new_source: Option<String>,
     /// `code` or `markdown`: needed to insert; for replace, changes the cell's type.
     pub cell_type: Option<CellType>,
@@ -70,7 +70,7 @@ impl Tool for NotebookEdit {
     type Input = Input;
     const NAME: &'static str = "notebook_edit";
     const SUMMARY: &'static str = "Replace, insert or delete a cell of a Jupyter notebook";
-    const DESCRIPTION: &'static str = "Edits one cell of a Jupyter notebook (.ipynb, nbformat 4): `replace` (default) sets the cell's source (a code cell's outputs and execution count are cleared), `insert` adds a new cell after `cell_id` (or first, when `cell_id` is absent; `cell_type` is required), `delete` removes the cell. \
+    const DESCRIPTION: &'static str = "Edits one cell of a Jupyter notebook (.ipynb, nbformat 4): `replace` (default) sets the cell's source to `new_source` (a code cell's outputs and execution count are cleared), `insert` adds a new cell with `new_source` after `cell_id` (or first, when `cell_id` is absent; `cell_type` is required), `delete` removes the cell (no `new_source`). `cell_id` is required for replace and delete. \
 Cells are named by their id as read shows it (`<cell id=...>`), or `cell-N` (0-based) for a notebook without ids. Read the notebook first; it must not have changed since. \
 Only the edited cell's text changes in the file: everything else stays byte for byte. Use this, not edit or write, for notebooks. Can be undone.";
     const POSITIONALS: &'static [&'static str] = &["path"];
