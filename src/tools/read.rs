@@ -7,7 +7,6 @@ use crate::envelope::Success;
 use crate::error::{Code, Result, ToolError};
 use crate::reads::{self, Fingerprint};
 use crate::sandbox;
-use crate::state::StateLock;
 use crate::text::{self, Outcome, Window};
 use crate::tool::{Hints, Tool};
 use schemars::JsonSchema;
@@ -99,10 +98,7 @@ Binary files are refused; use tree or glob for directories.";
             mtime_ns: reads::mtime_ns(&meta),
             hash: scan.hash,
         };
-        {
-            let lock = StateLock::acquire(ctx)?;
-            reads::record(&lock, &target.real, fp)?;
-        }
+        reads::record_read(ctx, &target.real, fp)?;
         Ok(render(shown, first, &scan))
     }
 }
