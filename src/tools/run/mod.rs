@@ -147,7 +147,7 @@ Output over 30,000 characters keeps its start and its end with a line saying how
             .hint("Give a directory as cwd (or omit it for the root)."));
         }
         if !ctx.allow_dangerous
-            && let Some(rule) = guard::check(&input.command, &ctx.root_real.to_string_lossy())
+            && let Some(rule) = guard::check(&input.command, &guard_places(ctx, &cwd.real, &env))
         {
             return Err(ToolError::new(
                 Code::BlockedCommand,
@@ -196,6 +196,33 @@ Output over 30,000 characters keeps its start and its end with a line saying how
         } else {
             foreground(ctx, job, spec)
         }
+    }
+}
+
+/// What the guard needs to know where the command's paths lead: the root, the cwd, and each
+/// home `~` may mean (the command's own `HOME` and ours), as real paths where they exist.
+fn guard_places(ctx: &Ctx, cwd: &std::path::Path, env: &[(String, String)]) -> guard::Places {
+    let real = |p: &std::path::Path| {
+        std::fs::canonicalize(p)
+            .unwrap_or_else(|_| p.to_path_buf())
+            .to_string_lossy()
+            .into_owned()
+    };
+    let given = env
+        .iter()
+        .rev()
+        .find(|(k, _)| k == "HOME")
+        .map(|(_, v)| v.clone());
+    let homes = given
+        .into_iter()
+        .chain(std::env::var("HOME").ok())
+        .filter(|h| h.starts_with('/'))
+        .map(|h| real(std::path::Path::new(&h)))
+        .collect();
+    guard::Places {
+        root: ctx.root_real.to_string_lossy().into_owned(),
+        cwd: real(cwd),
+        homes,
     }
 }
 
