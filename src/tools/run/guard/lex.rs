@@ -87,7 +87,7 @@ impl Lexer {
     /// `$(…)` or `<(…)` whose `(` is just before `start`: the inner text becomes a
     /// substitution of the current command; `self.i` moves past the `)`.
     fn substitution(&mut self, start: usize) {
-        let (inner, end) = balanced(&self.chars, start);
+        let (inner, end) = balanced(&self.chars, start, ('(', ')'));
         self.cmd.subs.push(inner);
         self.i = end;
     }
@@ -239,39 +239,18 @@ impl Lexer {
     }
 }
 
-/// The text up to the `)` that closes an opening just before `start`, and the index after it.
-pub fn balanced(chars: &[char], start: usize) -> (String, usize) {
-    let mut depth = 1;
-    let mut i = start;
-    while i < chars.len() {
-        match chars[i] {
-            '(' => depth += 1,
-            ')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return (chars[start..i].iter().collect(), i + 1);
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    (chars[start..].iter().collect(), chars.len())
-}
-
-/// The text up to the `}` that closes a `{` just before `start`, and the index after it.
-pub fn balanced_braces(chars: &[char], start: usize) -> (String, usize) {
+/// The text up to the `close` that matches an `open` just before `start`, and the index after
+/// it; unbalanced, the rest of the text.
+pub fn balanced(chars: &[char], start: usize, (open, close): (char, char)) -> (String, usize) {
     let mut depth = 1;
     for (i, &c) in chars.iter().enumerate().skip(start) {
-        match c {
-            '{' => depth += 1,
-            '}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return (chars[start..i].iter().collect(), i + 1);
-                }
+        if c == open {
+            depth += 1;
+        } else if c == close {
+            depth -= 1;
+            if depth == 0 {
+                return (chars[start..i].iter().collect(), i + 1);
             }
-            _ => {}
         }
     }
     (chars[start..].iter().collect(), chars.len())

@@ -369,7 +369,7 @@ fn fork_bomb(src: &str) -> bool {
         let Some(name) = function_name(&chars[..open]) else {
             continue;
         };
-        let (body, _) = lex::balanced_braces(&chars, open + 1);
+        let (body, _) = lex::balanced(&chars, open + 1, ('{', '}'));
         if calls_itself_twice(&name, &body) {
             return true;
         }
