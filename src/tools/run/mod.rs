@@ -272,9 +272,19 @@ pub fn one_line(s: &str, max: usize, newline: &str) -> String {
 /// Opens the run's log in the session's `logs/`. A log that cannot be made costs the paging,
 /// not the run: the run goes on with a warning.
 pub fn open_log(ctx: &Ctx, id: &str) -> Option<File> {
+    use std::os::unix::fs::OpenOptionsExt;
     let session = state::session_dir(ctx);
-    let made = std::fs::create_dir_all(record::logs_dir(&session))
-        .and_then(|_| File::create(record::log_path(&session, id)));
+    // Logs hold whatever a command printed, secrets included: 0600 in a 0700 directory (23.6).
+    let made = state::create_dir(&record::logs_dir(&session))
+        .map_err(|e| std::io::Error::other(e.message))
+        .and_then(|_| {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .mode(0o600)
+                .open(record::log_path(&session, id))
+        });
     match made {
         Ok(f) => Some(f),
         Err(e) => {

@@ -136,6 +136,13 @@ pub fn session_members(leader: ProcId) -> Vec<ProcId> {
         .collect()
 }
 
+/// Whether `who` runs this very executable and is the process the record saw (its start time).
+pub fn is_ours(who: ProcId) -> bool {
+    let exe = |pid: &str| std::fs::read_link(format!("/proc/{pid}/exe")).ok();
+    exe(&who.pid.to_string()).is_some_and(|e| Some(e) == exe("self"))
+        && stat(who.pid).is_some_and(|s| s.start == who.start)
+}
+
 /// Whether `who` is a keeper (keeper.rs) of this binary: `loopr-tool __keep` running the same
 /// executable as we do. A record could name any process; only a keeper is ever swept.
 pub fn is_keeper(who: ProcId) -> bool {

@@ -30,7 +30,11 @@ enum Tree {
 impl Tree {
     /// Where a running job's processes are.
     fn of(job: &Job) -> Tree {
-        match (job.owner.filter(ProcId::alive), live_keeper(job)) {
+        // An owner is trusted only while it is a process of this binary (SPEC 23.6): a
+        // record naming any other process — forged, or a pid reused with the same start time
+        // is impossible, but a forger can copy one — signals nothing below it.
+        let owner = job.owner.filter(|o| o.alive() && proc::is_ours(*o));
+        match (owner, live_keeper(job)) {
             (Some(o), _) => Tree::Owner(o),
             (None, Some(k)) => Tree::Keeper(k),
             (None, None) => job.keeper.map_or(Tree::Gone, Tree::Session),
