@@ -375,3 +375,17 @@ fn a_name_that_is_not_utf8_is_shown_with_a_replacement_and_a_warning() {
             .contains("Warning: 1 path(s) are not valid UTF-8")
     );
 }
+
+/// SPEC 23.8: a pattern the regex engine refuses (400 nested braces made globset panic inside an
+/// `expect`) is `invalid_glob`, never a panic.
+#[test]
+fn a_glob_too_complex_for_the_engine_is_invalid_glob() {
+    let env = Env::new();
+    env.write_file("a.txt", "x");
+    let deep = format!("{}a{}", "{".repeat(400), "}".repeat(400));
+    let out = env.call("glob", json!({"pattern": deep}));
+    out.assert_err("invalid_glob");
+    assert!(out.output().contains("too complex"), "{}", out.output());
+    let out = env.call("grep", json!({"pattern": "x", "glob": deep}));
+    assert_eq!(out.code(), "invalid_glob");
+}

@@ -6,7 +6,7 @@ use crate::envelope::Success;
 use crate::error::{Code, Result, ToolError};
 use crate::tool::{Hints, Tool};
 use crate::tools::walk::{self, Options, Problems};
-use globset::{GlobBuilder, GlobMatcher, GlobSet, GlobSetBuilder};
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
@@ -154,7 +154,9 @@ fn render(files: Vec<String>, count: usize) -> Success {
 
 /// A glob pattern made ready: relative to the base, `**/` in front when it has no `/`.
 pub struct Pattern {
-    pub matcher: GlobMatcher,
+    /// A set of one: unlike `Glob::compile_matcher`, which panics when the regex engine refuses
+    /// the glob (400 nested braces: SPEC 23.8), building a set returns that refusal.
+    pub matcher: GlobSet,
     /// The pattern's components that start with a literal `.`: they may walk into hidden names.
     dot_components: Option<GlobSet>,
 }
@@ -217,9 +219,14 @@ pub fn normalize(given: &str) -> Result<String> {
 impl Pattern {
     pub fn new(given: &str) -> Result<Pattern> {
         let p = normalize(given)?;
-        let matcher = compile(&p)
-            .map_err(|e| bad_glob(given, e.kind()))?
-            .compile_matcher();
+        let mut one = GlobSetBuilder::new();
+        one.add(compile(&p).map_err(|e| bad_glob(given, e.kind()))?);
+        let matcher = one.build().map_err(|_| {
+            bad_glob(
+                given,
+                "too complex for the pattern engine (nested too deeply or too large)",
+            )
+        })?;
         let mut dots = GlobSetBuilder::new();
         let mut any = false;
         for c in p.split('/') {
