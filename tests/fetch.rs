@@ -456,3 +456,22 @@ fn web_fetch_alias_accepts_prompt_with_a_warning() {
     );
     assert!(out.stdout.starts_with("Widget Guide\n"), "{}", out.stdout);
 }
+
+/// SPEC 23.8: a page of 20,000 nested `<div>`s overflowed the stack in markdown mode (SIGABRT,
+/// no envelope). It converts and answers, in every mode.
+#[test]
+fn a_20000_deep_page_converts() {
+    let env = Env::new();
+    let depth = 20_000;
+    let page = format!(
+        "<html><head><title>Deep</title></head><body>{}<p>bottom</p>{}</body></html>",
+        "<div>".repeat(depth),
+        "</div>".repeat(depth)
+    );
+    let s = Server::start(move |_| html(&page));
+    for mode in ["markdown", "text"] {
+        let out = fetch(&env, json!({"url": s.url("/deep"), "mode": mode}));
+        out.assert_ok();
+        assert!(out.output().contains("bottom"), "{mode}: {}", out.output());
+    }
+}

@@ -39,7 +39,33 @@ fn sel(s: &str) -> Selector {
 
 /// Converts an HTML page per `mode` (not `raw`, which never gets here). `page_url` is where
 /// the page was found, for relative links.
+/// The HTML parser and the Markdown conversion recurse once per level of nesting: a page of
+/// 20,000 nested `<div>`s overflowed the main thread's stack (SIGABRT, no envelope; in `mcp` the
+/// whole server). They run on a thread whose stack is sized for the deepest page the 10 MiB cap
+/// allows (SPEC 23.8); the memory is reserved, not used, until a page needs it.
+fn on_deep_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    const STACK: usize = 4 << 30;
+    std::thread::scope(|s| {
+        let t = std::thread::Builder::new()
+            .name("html".into())
+            .stack_size(STACK)
+            .spawn_scoped(s, f)
+            .expect("a thread to convert HTML in");
+        t.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
+    })
+}
+
+/// Converts an HTML page per `mode` (not `raw`): see `html_here`.
 pub fn html(source: &str, page_url: &Url, mode: Mode, selector: Option<&Selector>) -> Rendered {
+    on_deep_stack(|| html_here(source, page_url, mode, selector))
+}
+
+/// The page's `<title>`.
+pub fn title_of(source: &str) -> Option<String> {
+    on_deep_stack(|| title_here(source))
+}
+
+fn html_here(source: &str, page_url: &Url, mode: Mode, selector: Option<&Selector>) -> Rendered {
     let mut doc = Html::parse_document(source);
     let title = title(&doc);
     let mut warnings = Vec::new();
@@ -98,7 +124,7 @@ pub fn html(source: &str, page_url: &Url, mode: Mode, selector: Option<&Selector
 }
 
 /// The page's `<title>`, whitespace collapsed.
-pub fn title_of(source: &str) -> Option<String> {
+fn title_here(source: &str) -> Option<String> {
     title(&Html::parse_document(source))
 }
 
