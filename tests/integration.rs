@@ -94,6 +94,7 @@ fn schemas_agree_with_the_parser() {
             "read",
             json!({"path": "a.txt", "offset": 1, "limit": 100_000}),
         ),
+        ("read", json!({"path": "a.txt", "offset": -5})),
         ("write", json!({"path": "b.txt", "content": ""})),
         ("session", json!({})),
         ("session", json!({"action": "show"})),

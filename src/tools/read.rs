@@ -8,7 +8,7 @@ use crate::error::{Code, Result, ToolError};
 use crate::reads::{self, Fingerprint};
 use crate::sandbox;
 use crate::state::StateLock;
-use crate::text::{self, Outcome, Window};
+use crate::text::{self, Outcome, Want};
 use crate::tool::{Hints, Tool};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -23,9 +23,10 @@ pub struct Input {
     /// The file to read: relative to the root, or absolute inside it.
     #[serde(alias = "file_path")]
     pub path: String,
-    /// First line to show, 1-based.
-    #[schemars(range(min = 1), extend("default" = 1))]
-    pub offset: Option<u64>,
+    /// First line to show, 1-based; negative shows the last lines (-20 is the last 20, as
+    /// `tail -n 20`).
+    #[schemars(extend("not" = {"const": 0}))]
+    pub offset: Option<i64>,
     /// How many lines to show (at most 100000).
     #[schemars(range(min = 1, max = 100_000), extend("default" = 2000))]
     pub limit: Option<u64>,
@@ -38,7 +39,7 @@ impl Tool for Read {
     const NAME: &'static str = "read";
     const SUMMARY: &'static str = "Read a text file with line numbers";
     const DESCRIPTION: &'static str = "Reads a text file and shows it with line numbers (`cat -n` form: the number right-aligned in 6 columns, a tab, the line). \
-Shows up to 2000 lines from `offset` (1-based) by default; when more follow, the last line says how to continue (`offset=N`). \
+Shows up to 2000 lines from `offset` (1-based) by default; when more follow, the last line says how to continue (`offset=N`). A negative offset shows the end of the file (`offset: -50` is the last 50 lines, numbered). \
 Lines over 2000 characters are cut with a marker. Reports the encoding, line endings (lf/crlf) and indentation (tabs/spaces) so you can type edits that match. \
 A file must be read in this session before it can be edited or overwritten. For large files, prefer grep to find the lines you need, then read just that range. \
 Binary files are refused; use tree or glob for directories.";
@@ -53,8 +54,25 @@ Binary files are refused; use tree or glob for directories.";
     }
 
     fn run(ctx: &Ctx, input: Input) -> Result<Success> {
-        let first = input.offset.unwrap_or(1);
         let limit = input.limit.unwrap_or(DEFAULT_LIMIT);
+        let want = match input.offset {
+            None => Want::Lines { first: 1, limit },
+            Some(0) => {
+                return Err(ToolError::invalid(
+                    "offset",
+                    "read: offset 0 is not a line: lines are numbered from 1, and a negative offset counts from the end",
+                )
+                .hint("Use offset 1 for the start, or -N for the last N lines."));
+            }
+            Some(n) if n > 0 => Want::Lines {
+                first: n as u64,
+                limit,
+            },
+            Some(n) => Want::Tail {
+                count: n.unsigned_abs(),
+                limit,
+            },
+        };
         let target = sandbox::resolve(ctx, "path", &input.path)?;
         let shown = target.shown.as_str();
         // Type first, from metadata, so a FIFO is refused without opening (and blocking on) it.
@@ -79,12 +97,7 @@ Binary files are refused; use tree or glob for directories.";
         }
         let mut file =
             std::fs::File::open(&target.real).map_err(|e| ToolError::io(&e, shown, "reading"))?;
-        let window = Window {
-            first,
-            limit,
-            budget: caps::READ,
-        };
-        let scan = match text::scan(&mut file, window)
+        let scan = match text::scan(&mut file, want, caps::READ)
             .map_err(|e| ToolError::io(&e, shown, "reading"))?
         {
             Outcome::Text(s) => s,
@@ -103,12 +116,13 @@ Binary files are refused; use tree or glob for directories.";
             let lock = StateLock::acquire(ctx)?;
             reads::record(&lock, &target.real, fp)?;
         }
-        Ok(render(shown, first, &scan))
+        Ok(render(shown, &scan))
     }
 }
 
-fn render(shown: &str, first: u64, scan: &text::Scan) -> Success {
+fn render(shown: &str, scan: &text::Scan) -> Success {
     let total = scan.total_lines;
+    let first = scan.first_line;
     let formatted: Vec<String> = scan
         .lines
         .iter()
