@@ -93,14 +93,22 @@ fn key(real: &Path) -> String {
 
 /// Records that this session has seen `real` as `fp` (after a read, write or edit).
 pub fn record(lock: &StateLock, real: &Path, fp: Fingerprint) -> Result<()> {
+    record_all(lock, &[(real.to_path_buf(), fp)])
+}
+
+/// Records several files with one load and one save of the records (read's `paths`).
+pub fn record_all(lock: &StateLock, files: &[(std::path::PathBuf, Fingerprint)]) -> Result<()> {
     let mut reads: Reads = lock.load(FILE)?;
-    reads.files.insert(
-        key(real),
-        Record {
-            fingerprint: fp,
-            read_at: crate::state::now(),
-        },
-    );
+    let now = crate::state::now();
+    for (real, fp) in files {
+        reads.files.insert(
+            key(real),
+            Record {
+                fingerprint: *fp,
+                read_at: now.clone(),
+            },
+        );
+    }
     lock.save(FILE, &reads, false)
 }
 

@@ -46,7 +46,9 @@ fn schema_lists_every_tool_in_three_flavors() {
         );
     }
     let read = &anthropic.iter().find(|d| d["name"] == "read").unwrap()["input_schema"];
-    assert_eq!(read["required"], json!(["path"]));
+    // `path` or `paths`: a cross-field rule the tool enforces (no required list can say it).
+    assert!(read.get("required").is_none_or(|r| r == &json!([])));
+    assert_eq!(read["properties"]["paths"]["maxItems"], 100);
     assert_eq!(read["properties"]["limit"]["maximum"], 100_000);
     assert!(
         read["properties"].get("file_path").is_none(),
@@ -95,6 +97,7 @@ fn schemas_agree_with_the_parser() {
             json!({"path": "a.txt", "offset": 1, "limit": 100_000}),
         ),
         ("read", json!({"path": "a.txt", "offset": -5})),
+        ("read", json!({"paths": ["a.txt"], "line_range": [1, 1]})),
         ("write", json!({"path": "b.txt", "content": ""})),
         ("session", json!({})),
         ("session", json!({"action": "show"})),
@@ -119,7 +122,8 @@ fn schemas_agree_with_the_parser() {
         );
     }
     let invalid = [
-        ("read", json!({})),
+        ("read", json!({"paths": []})),
+        ("read", json!({"path": "a.txt", "line_range": [1]})),
         ("read", json!({"path": "a.txt", "bogus": 1})),
         ("read", json!({"path": 3})),
         ("read", json!({"path": "a.txt", "offset": 0})),

@@ -96,7 +96,7 @@ fn bad_inputs_are_invalid_input_naming_the_field() {
     let out = env.call("read", json!({"path": "a.txt", "bogus": 1}));
     assert!(
         out.output().contains(
-            "accepted fields: path (string, required), offset (integer), limit (integer)"
+            "accepted fields: path (string), paths (array of strings), offset (integer), limit (integer)"
         ),
         "{}",
         out.output()

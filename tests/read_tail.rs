@@ -1,4 +1,4 @@
-//! `read` tails (`offset: -N`, SPEC 18.2, 24.2) through the binary.
+//! `read` tails (`offset: -N`) and `line_range` (SPEC 18.2, 24.2) through the binary.
 
 mod common;
 
@@ -136,6 +136,69 @@ fn a_negative_offset_works_as_a_flag() {
     let out = env.run(&["read", "f.txt", "--offset", "-2", "--format", "text"], "");
     assert_eq!(out.status, 0, "{}", out.stderr);
     assert_eq!(out.stdout, "     4\tline 4\n     5\tline 5\n");
+}
+
+#[test]
+fn line_range_is_inclusive() {
+    let env = Env::new();
+    numbered(&env, 100);
+    let out = env.call("read", json!({"path": "f.txt", "line_range": [10, 12]}));
+    assert_eq!(
+        out.output(),
+        "    10\tline 10\n    11\tline 11\n    12\tline 12\n(showing lines 10-12 of 100; continue with offset=13)\n"
+    );
+    let out = env.call("read", json!({"path": "f.txt", "line_range": [99, 150]}));
+    assert_eq!(out.data()["end_line"], 100);
+    let out = env.run(
+        &["read", "f.txt", "--line-range", "[5,5]", "--format", "text"],
+        "",
+    );
+    assert_eq!(
+        out.stdout,
+        "     5\tline 5\n(showing lines 5-5 of 100; continue with offset=6)\n"
+    );
+}
+
+#[test]
+fn bad_line_ranges_are_invalid_input() {
+    let env = Env::new();
+    numbered(&env, 10);
+    for (input, says) in [
+        (
+            json!({"path": "f.txt", "line_range": [5, 2]}),
+            "ends before it starts",
+        ),
+        (
+            json!({"path": "f.txt", "line_range": [0, 2]}),
+            "numbered from 1",
+        ),
+        (
+            json!({"path": "f.txt", "line_range": [1, 200_000]}),
+            "more than 100000",
+        ),
+        (
+            json!({"path": "f.txt", "line_range": [1, 2], "offset": 3}),
+            "not both",
+        ),
+        (
+            json!({"path": "f.txt", "line_range": [1, 2], "limit": 3}),
+            "not both",
+        ),
+        (
+            json!({"path": "f.txt", "line_range": [1, 2, 3]}),
+            "line_range",
+        ),
+        (
+            json!({"path": "f.txt", "line_range": [-1, 2]}),
+            "line_range",
+        ),
+    ] {
+        let out = env.call("read", input.clone());
+        out.assert_err("invalid_input");
+        let field = out.json["error"]["field"].as_str().unwrap();
+        assert!(field.starts_with("line_range"), "{input}: {field}");
+        assert!(out.output().contains(says), "{input}: {}", out.output());
+    }
 }
 
 /// Runs the binary under GNU time and returns stdout and the peak RSS in KiB (`None` without
