@@ -38,6 +38,14 @@ pub static ALIASES: &[Alias] = &[
         fixed: &[],
         ignored: &[],
     },
+    // Codex's image viewer: read shows an image as an image (SPEC 22.6).
+    Alias {
+        name: "view_image",
+        tool: "read",
+        renames: &[],
+        fixed: &[],
+        ignored: &[],
+    },
     Alias {
         name: "read_file",
         tool: "read",

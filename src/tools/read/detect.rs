@@ -1,19 +1,59 @@
-//! What a file is, decided in one place: opened once and its type checked before any read, so
-//! `read`, `Read` and `paths` all take the same road (SPEC 5, 18.2).
+//! What a file is, decided in one place: opened once, its type checked before any read, and
+//! its format told by content, so `read`, `Read`, `view_image` and `paths` all take the same
+//! road (SPEC 5, 18.2).
 
 use crate::context::Ctx;
 use crate::error::{Code, Result, ToolError};
 use crate::sandbox;
 use std::fs::{File, Metadata};
-use std::os::unix::fs::FileTypeExt;
+use std::io::Read;
+use std::os::unix::fs::{FileExt, FileTypeExt};
 use std::path::PathBuf;
 
-/// A regular file inside the root, open for reading.
+/// How many leading bytes the format is told from.
+const HEAD: usize = 1024;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Image(ImageKind),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImageKind {
+    Png,
+    Jpeg,
+    Gif,
+    Webp,
+}
+
+impl ImageKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ImageKind::Png => "PNG",
+            ImageKind::Jpeg => "JPEG",
+            ImageKind::Gif => "GIF",
+            ImageKind::Webp => "WebP",
+        }
+    }
+
+    pub fn mime(self) -> &'static str {
+        match self {
+            ImageKind::Png => "image/png",
+            ImageKind::Jpeg => "image/jpeg",
+            ImageKind::Gif => "image/gif",
+            ImageKind::Webp => "image/webp",
+        }
+    }
+}
+
+/// A regular file inside the root, open for reading, with its first bytes.
 pub struct Opened {
     pub file: File,
     pub meta: Metadata,
     pub real: PathBuf,
     pub shown: String,
+    pub head: Vec<u8>,
 }
 
 /// Resolves `path` in the sandbox and opens it, refusing what read cannot read: a directory, a
@@ -41,10 +81,91 @@ pub fn open(ctx: &Ctx, field: &str, path: &str) -> Result<Opened> {
         .hint("Only regular files can be read."));
     }
     let file = File::open(&target.real).map_err(|e| ToolError::io(&e, &shown, "reading"))?;
+    // pread leaves the file position at 0 for the format's own reader.
+    let mut head = vec![0u8; HEAD];
+    let mut n = 0;
+    while n < HEAD {
+        match file.read_at(&mut head[n..], n as u64) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(ToolError::io(&e, &shown, "reading")),
+        }
+    }
+    head.truncate(n);
     Ok(Opened {
         file,
         meta,
         real: target.real,
         shown,
+        head,
     })
+}
+
+/// The format of a file that starts with `head`: images by their signatures, whatever their
+/// names say.
+pub fn format(head: &[u8]) -> Format {
+    if head.starts_with(b"\x89PNG\r\n\x1a\n") {
+        return Format::Image(ImageKind::Png);
+    }
+    if head.starts_with(&[0xFF, 0xD8, 0xFF]) {
+        return Format::Image(ImageKind::Jpeg);
+    }
+    if head.starts_with(b"GIF87a") || head.starts_with(b"GIF89a") {
+        return Format::Image(ImageKind::Gif);
+    }
+    if head.len() >= 12 && head.starts_with(b"RIFF") && &head[8..12] == b"WEBP" {
+        return Format::Image(ImageKind::Webp);
+    }
+    Format::Text
+}
+
+/// The whole file, for the formats that parse it whole; over `limit` bytes is `too_large`.
+pub fn read_all(o: &mut Opened, limit: u64, what: &str) -> Result<Vec<u8>> {
+    let size = o.meta.len();
+    if size > limit {
+        return Err(ToolError::new(
+            Code::TooLarge,
+            format!(
+                "{} is {size} bytes, over the {limit}-byte limit for {what}",
+                o.shown
+            ),
+        )
+        .with("limit", limit)
+        .hint("Split it with a tool run through `run`, or read a smaller file."));
+    }
+    let mut bytes = Vec::with_capacity(size as usize);
+    (&o.file)
+        .take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| ToolError::io(&e, &o.shown, "reading"))?;
+    if bytes.len() as u64 > limit {
+        return Err(ToolError::new(
+            Code::TooLarge,
+            format!("{} grew past the {limit}-byte limit for {what}", o.shown),
+        )
+        .with("limit", limit));
+    }
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn by_content_not_by_name() {
+        assert_eq!(
+            format(b"\x89PNG\r\n\x1a\n\0\0"),
+            Format::Image(ImageKind::Png)
+        );
+        assert_eq!(format(b"\xFF\xD8\xFF\xE0"), Format::Image(ImageKind::Jpeg));
+        assert_eq!(format(b"GIF89a.."), Format::Image(ImageKind::Gif));
+        assert_eq!(
+            format(b"RIFF\x10\0\0\0WEBPVP8 "),
+            Format::Image(ImageKind::Webp)
+        );
+        assert_eq!(format(b"RIFF\x10\0\0\0WAVEfmt "), Format::Text);
+        assert_eq!(format(b"not an image"), Format::Text);
+    }
 }

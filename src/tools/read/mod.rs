@@ -1,11 +1,12 @@
 //! `read` (SPEC §5, 16.4, 18.2, 24.2): a text file in `cat -n` form, streamed, with its
-//! encoding, line endings and indentation reported; a tail; several files in one call. Every
-//! file read is recorded for this session.
+//! encoding, line endings and indentation reported; a tail; several files in one call; an
+//! image. Every file read is recorded for this session.
 //!
-//! One tool, one file per format behind `detect`; `read`, Claude Code's `Read` and `paths`
-//! all come through `read_one`.
+//! One tool behind one detection function (`detect`), one file per format; `read`, Claude
+//! Code's `Read`, Codex's `view_image` and `paths` all come through `read_one`.
 
 mod detect;
+mod image;
 mod text;
 
 use crate::caps;
@@ -16,6 +17,7 @@ use crate::reads::{self, Fingerprint};
 use crate::state::StateLock;
 use crate::text::Want;
 use crate::tool::{Hints, Tool};
+use detect::Format;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -26,7 +28,8 @@ pub struct Read;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Input {
-    /// The file to read: relative to the root, or absolute inside it.
+    /// The file to read: relative to the root, or absolute inside it. Text, or an image (PNG,
+    /// JPEG, GIF, WebP).
     #[serde(alias = "file_path")]
     pub path: Option<String>,
     /// Several files to read in one call (up to 100), instead of `path`; each gets a
@@ -58,8 +61,9 @@ impl Tool for Read {
 Shows up to 2000 lines from `offset` (1-based) by default; when more follow, the last line says how to continue (`offset=N`). A negative offset shows the end of the file (`offset: -50` is the last 50 lines, numbered). `line_range: [a, b]` is lines a to b. \
 Lines over 2000 characters are cut with a marker. Reports the encoding, line endings (lf/crlf) and indentation (tabs/spaces) so you can type edits that match. \
 `paths` reads up to 100 files in one call, each under a `==> PATH <==` header. \
+Images (PNG, JPEG, GIF, WebP) are returned as images (large ones downscaled). \
 A file must be read in this session before it can be edited or overwritten. For large files, prefer grep to find the lines you need, then read just that range. \
-Binary files are refused; use tree or glob for directories.";
+Other binary files are refused; use tree or glob for directories.";
     const POSITIONALS: &'static [&'static str] = &["path"];
     const HINTS: Hints = Hints::READ_ONLY;
     const EXAMPLES: &'static str = "  echo '{\"path\": \"src/main.rs\", \"offset\": 10, \"limit\": 20}' | loopr-tool read\n  loopr-tool read src/main.rs --offset 10 --limit 20 --format text\n  loopr-tool read build.log --offset -50\n  loopr-tool read --paths src/a.rs --paths src/b.rs";
@@ -108,6 +112,8 @@ Binary files are refused; use tree or glob for directories.";
 pub struct Request {
     /// Lines (for a notebook, cells) to show.
     pub want: Want,
+    /// The field that chose the lines, when one did (an image ignores it).
+    pub lines_field: Option<&'static str>,
 }
 
 impl Request {
@@ -147,6 +153,7 @@ impl Request {
                     first: a,
                     limit: b - a + 1,
                 },
+                lines_field: Some("line_range"),
             });
         }
         let want = match input.offset {
@@ -167,7 +174,12 @@ impl Request {
                 limit,
             },
         };
-        Ok(Request { want })
+        let lines_field = match (input.offset, input.limit) {
+            (Some(_), _) => Some("offset"),
+            (None, Some(_)) => Some("limit"),
+            (None, None) => None,
+        };
+        Ok(Request { want, lines_field })
     }
 }
 
@@ -186,7 +198,18 @@ pub struct Piece {
 /// Reads one file whatever its format, its output within `cap` characters.
 fn read_one(ctx: &Ctx, field: &str, path: &str, req: &Request, cap: usize) -> Result<Piece> {
     let mut o = detect::open(ctx, field, path)?;
-    text::read(&mut o, req, cap)
+    match detect::format(&o.head) {
+        Format::Text => text::read(&mut o, req, cap),
+        Format::Image(kind) => {
+            if let Some(f) = req.lines_field {
+                ctx.warn(format!(
+                    "`{f}` chooses lines; {} is an image and is shown whole",
+                    o.shown
+                ));
+            }
+            image::read(&mut o, kind)
+        }
+    }
 }
 
 /// Records what this call read, under one state lock.
