@@ -17,6 +17,7 @@ const HEAD: usize = 1024;
 pub enum Format {
     Text,
     Image(ImageKind),
+    Pdf,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -102,8 +103,8 @@ pub fn open(ctx: &Ctx, field: &str, path: &str) -> Result<Opened> {
     })
 }
 
-/// The format of a file that starts with `head`: images by their signatures, whatever their
-/// names say.
+/// The format of a file that starts with `head`: images and PDFs by their signatures, whatever
+/// their names say.
 pub fn format(head: &[u8]) -> Format {
     if head.starts_with(b"\x89PNG\r\n\x1a\n") {
         return Format::Image(ImageKind::Png);
@@ -116,6 +117,15 @@ pub fn format(head: &[u8]) -> Format {
     }
     if head.len() >= 12 && head.starts_with(b"RIFF") && &head[8..12] == b"WEBP" {
         return Format::Image(ImageKind::Webp);
+    }
+    // At the very start (after blank space) only: a script that writes PDFs may well mention
+    // `%PDF-` in its first kilobyte, and must still read as text.
+    let start = head
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(head.len());
+    if head[start..].starts_with(b"%PDF-") {
+        return Format::Pdf;
     }
     Format::Text
 }
@@ -153,19 +163,29 @@ pub fn read_all(o: &mut Opened, limit: u64, what: &str) -> Result<Vec<u8>> {
 mod tests {
     use super::*;
 
+    fn fmt(head: &[u8], _name: &str) -> Format {
+        format(head)
+    }
+
     #[test]
     fn by_content_not_by_name() {
         assert_eq!(
-            format(b"\x89PNG\r\n\x1a\n\0\0"),
+            fmt(b"\x89PNG\r\n\x1a\n\0\0", "x.txt"),
             Format::Image(ImageKind::Png)
         );
-        assert_eq!(format(b"\xFF\xD8\xFF\xE0"), Format::Image(ImageKind::Jpeg));
-        assert_eq!(format(b"GIF89a.."), Format::Image(ImageKind::Gif));
         assert_eq!(
-            format(b"RIFF\x10\0\0\0WEBPVP8 "),
+            fmt(b"\xFF\xD8\xFF\xE0", "x"),
+            Format::Image(ImageKind::Jpeg)
+        );
+        assert_eq!(fmt(b"GIF89a..", "x"), Format::Image(ImageKind::Gif));
+        assert_eq!(
+            fmt(b"RIFF\x10\0\0\0WEBPVP8 ", "x"),
             Format::Image(ImageKind::Webp)
         );
-        assert_eq!(format(b"RIFF\x10\0\0\0WAVEfmt "), Format::Text);
-        assert_eq!(format(b"not an image"), Format::Text);
+        assert_eq!(fmt(b"RIFF\x10\0\0\0WAVEfmt ", "x.webp"), Format::Text);
+        assert_eq!(fmt(b"not an image", "x.png"), Format::Text);
+        assert_eq!(fmt(b"%PDF-1.7\n", "x"), Format::Pdf);
+        assert_eq!(fmt(b"\n %PDF-1.4\n", "x"), Format::Pdf);
+        assert_eq!(fmt(b"out.write(b'%PDF-1.4')\n", "gen.py"), Format::Text);
     }
 }

@@ -1,12 +1,14 @@
 //! `read` (SPEC §5, 16.4, 18.2, 24.2): a text file in `cat -n` form, streamed, with its
 //! encoding, line endings and indentation reported; a tail; several files in one call; an
-//! image. Every file read is recorded for this session.
+//! image or a PDF's text. Every file read is recorded for this session.
 //!
 //! One tool behind one detection function (`detect`), one file per format; `read`, Claude
 //! Code's `Read`, Codex's `view_image` and `paths` all come through `read_one`.
 
 mod detect;
 mod image;
+mod pdf;
+mod pdf_text;
 mod text;
 
 use crate::caps;
@@ -28,8 +30,8 @@ pub struct Read;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Input {
-    /// The file to read: relative to the root, or absolute inside it. Text, or an image (PNG,
-    /// JPEG, GIF, WebP).
+    /// The file to read: relative to the root, or absolute inside it. Text, an image (PNG,
+    /// JPEG, GIF, WebP) or a PDF.
     #[serde(alias = "file_path")]
     pub path: Option<String>,
     /// Several files to read in one call (up to 100), instead of `path`; each gets a
@@ -46,6 +48,8 @@ pub struct Input {
     /// `[first, last]` lines to show, inclusive and 1-based: another way to give offset and limit.
     #[schemars(length(min = 2, max = 2))]
     pub line_range: Option<[u64; 2]>,
+    /// PDF pages to show: "3" or "1-5" (default: the first 20).
+    pub pages: Option<String>,
 }
 
 pub const DEFAULT_LIMIT: u64 = 2000;
@@ -56,12 +60,12 @@ impl Tool for Read {
     type Input = Input;
     const NAME: &'static str = "read";
     const SUMMARY: &'static str =
-        "Read a text file with line numbers (also images, PDFs, notebooks, several files)";
+        "Read a text file with line numbers (also images, PDFs, several files)";
     const DESCRIPTION: &'static str = "Reads a text file and shows it with line numbers (`cat -n` form: the number right-aligned in 6 columns, a tab, the line). \
 Shows up to 2000 lines from `offset` (1-based) by default; when more follow, the last line says how to continue (`offset=N`). A negative offset shows the end of the file (`offset: -50` is the last 50 lines, numbered). `line_range: [a, b]` is lines a to b. \
 Lines over 2000 characters are cut with a marker. Reports the encoding, line endings (lf/crlf) and indentation (tabs/spaces) so you can type edits that match. \
 `paths` reads up to 100 files in one call, each under a `==> PATH <==` header. \
-Images (PNG, JPEG, GIF, WebP) are returned as images (large ones downscaled). \
+Images (PNG, JPEG, GIF, WebP) are returned as images (large ones downscaled); a PDF shows its text page by page (`pages`: \"3\" or \"1-5\", first 20 by default). \
 A file must be read in this session before it can be edited or overwritten. For large files, prefer grep to find the lines you need, then read just that range. \
 Other binary files are refused; use tree or glob for directories.";
     const POSITIONALS: &'static [&'static str] = &["path"];
@@ -112,13 +116,15 @@ Other binary files are refused; use tree or glob for directories.";
 pub struct Request {
     /// Lines (for a notebook, cells) to show.
     pub want: Want,
-    /// The field that chose the lines, when one did (an image ignores it).
+    /// The field that chose the lines, when one did (a PDF refuses it, an image ignores it).
     pub lines_field: Option<&'static str>,
+    pub pages: Option<pdf::Pages>,
 }
 
 impl Request {
     fn of(input: &Input) -> Result<Request> {
         let limit = input.limit.unwrap_or(DEFAULT_LIMIT);
+        let pages = input.pages.as_deref().map(pdf::Pages::parse).transpose()?;
         if let Some([a, b]) = input.line_range {
             if let Some(other) = [
                 ("offset", input.offset.is_some()),
@@ -154,6 +160,7 @@ impl Request {
                     limit: b - a + 1,
                 },
                 lines_field: Some("line_range"),
+                pages,
             });
         }
         let want = match input.offset {
@@ -179,7 +186,11 @@ impl Request {
             (None, Some(_)) => Some("limit"),
             (None, None) => None,
         };
-        Ok(Request { want, lines_field })
+        Ok(Request {
+            want,
+            lines_field,
+            pages,
+        })
     }
 }
 
@@ -198,7 +209,15 @@ pub struct Piece {
 /// Reads one file whatever its format, its output within `cap` characters.
 fn read_one(ctx: &Ctx, field: &str, path: &str, req: &Request, cap: usize) -> Result<Piece> {
     let mut o = detect::open(ctx, field, path)?;
-    match detect::format(&o.head) {
+    let format = detect::format(&o.head);
+    if req.pages.is_some() && format != Format::Pdf {
+        return Err(ToolError::invalid(
+            "pages",
+            format!("read: `pages` is for PDF files; {} is not one", o.shown),
+        )
+        .hint("Use offset and limit (or line_range) to choose lines."));
+    }
+    match format {
         Format::Text => text::read(&mut o, req, cap),
         Format::Image(kind) => {
             if let Some(f) = req.lines_field {
@@ -209,6 +228,7 @@ fn read_one(ctx: &Ctx, field: &str, path: &str, req: &Request, cap: usize) -> Re
             }
             image::read(&mut o, kind)
         }
+        Format::Pdf => pdf::read(&mut o, req, cap),
     }
 }
 
