@@ -1,6 +1,6 @@
 //! What a file is, decided in one place: opened once, its type checked before any read, and
-//! its format told by content, so `read`, `Read`, `view_image` and `paths` all take the same
-//! road (SPEC 5, 18.2).
+//! its format told by content (images, PDF) or by name (notebooks), so `read`, `Read`,
+//! `view_image` and `paths` all take the same road (SPEC 5, 18.2).
 
 use crate::context::Ctx;
 use crate::error::{Code, Result, ToolError};
@@ -8,7 +8,7 @@ use crate::sandbox;
 use std::fs::{File, Metadata};
 use std::io::Read;
 use std::os::unix::fs::{FileExt, FileTypeExt};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// How many leading bytes the format is told from.
 const HEAD: usize = 1024;
@@ -18,6 +18,7 @@ pub enum Format {
     Text,
     Image(ImageKind),
     Pdf,
+    Notebook,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,9 +104,10 @@ pub fn open(ctx: &Ctx, field: &str, path: &str) -> Result<Opened> {
     })
 }
 
-/// The format of a file that starts with `head`: images and PDFs by their signatures, whatever
-/// their names say.
-pub fn format(head: &[u8]) -> Format {
+/// The format of a file that starts with `head` and is named `names` (as given, and its real
+/// path). Images and PDFs by their signatures, wherever they are named; a notebook by its
+/// `.ipynb` name, since its content is plain JSON.
+pub fn format(head: &[u8], names: &[&Path]) -> Format {
     if head.starts_with(b"\x89PNG\r\n\x1a\n") {
         return Format::Image(ImageKind::Png);
     }
@@ -126,6 +128,13 @@ pub fn format(head: &[u8]) -> Format {
         .unwrap_or(head.len());
     if head[start..].starts_with(b"%PDF-") {
         return Format::Pdf;
+    }
+    let notebook = names.iter().any(|p| {
+        p.extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("ipynb"))
+    });
+    if notebook && !crate::text::looks_binary(head) {
+        return Format::Notebook;
     }
     Format::Text
 }
@@ -163,8 +172,8 @@ pub fn read_all(o: &mut Opened, limit: u64, what: &str) -> Result<Vec<u8>> {
 mod tests {
     use super::*;
 
-    fn fmt(head: &[u8], _name: &str) -> Format {
-        format(head)
+    fn fmt(head: &[u8], name: &str) -> Format {
+        format(head, &[Path::new(name)])
     }
 
     #[test]
@@ -187,5 +196,16 @@ mod tests {
         assert_eq!(fmt(b"%PDF-1.7\n", "x"), Format::Pdf);
         assert_eq!(fmt(b"\n %PDF-1.4\n", "x"), Format::Pdf);
         assert_eq!(fmt(b"out.write(b'%PDF-1.4')\n", "gen.py"), Format::Text);
+    }
+
+    #[test]
+    fn a_notebook_by_name_unless_binary() {
+        assert_eq!(fmt(b"{\"cells\": []}", "a.ipynb"), Format::Notebook);
+        assert_eq!(fmt(b"{\"cells\": []}", "A.IPYNB"), Format::Notebook);
+        assert_eq!(fmt(b"{\"cells\": []}", "a.json"), Format::Text);
+        assert_eq!(fmt(b"\0\0\0", "a.ipynb"), Format::Text);
+        // the real name counts too (a link named otherwise)
+        let names = [Path::new("link"), Path::new("/r/nb.ipynb")];
+        assert_eq!(format(b"{}", &names), Format::Notebook);
     }
 }

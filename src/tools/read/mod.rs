@@ -1,12 +1,13 @@
 //! `read` (SPEC §5, 16.4, 18.2, 24.2): a text file in `cat -n` form, streamed, with its
 //! encoding, line endings and indentation reported; a tail; several files in one call; an
-//! image or a PDF's text. Every file read is recorded for this session.
+//! image, a PDF's text or a notebook's cells. Every file read is recorded for this session.
 //!
 //! One tool behind one detection function (`detect`), one file per format; `read`, Claude
 //! Code's `Read`, Codex's `view_image` and `paths` all come through `read_one`.
 
 mod detect;
 mod image;
+mod notebook;
 mod pdf;
 mod pdf_text;
 mod text;
@@ -23,7 +24,7 @@ use detect::Format;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub struct Read;
 
@@ -31,7 +32,7 @@ pub struct Read;
 #[serde(deny_unknown_fields)]
 pub struct Input {
     /// The file to read: relative to the root, or absolute inside it. Text, an image (PNG,
-    /// JPEG, GIF, WebP) or a PDF.
+    /// JPEG, GIF, WebP), a PDF or a Jupyter notebook.
     #[serde(alias = "file_path")]
     pub path: Option<String>,
     /// Several files to read in one call (up to 100), instead of `path`; each gets a
@@ -39,10 +40,10 @@ pub struct Input {
     #[schemars(length(min = 1, max = 100))]
     pub paths: Option<Vec<String>>,
     /// First line to show, 1-based; negative shows the last lines (-20 is the last 20, as
-    /// `tail -n 20`).
+    /// `tail -n 20`). For a notebook it counts cells.
     #[schemars(extend("not" = {"const": 0}))]
     pub offset: Option<i64>,
-    /// How many lines to show (at most 100000).
+    /// How many lines to show (at most 100000); for a notebook, cells.
     #[schemars(range(min = 1, max = 100_000), extend("default" = 2000))]
     pub limit: Option<u64>,
     /// `[first, last]` lines to show, inclusive and 1-based: another way to give offset and limit.
@@ -60,12 +61,12 @@ impl Tool for Read {
     type Input = Input;
     const NAME: &'static str = "read";
     const SUMMARY: &'static str =
-        "Read a text file with line numbers (also images, PDFs, several files)";
+        "Read a text file with line numbers (also images, PDFs, notebooks, several files)";
     const DESCRIPTION: &'static str = "Reads a text file and shows it with line numbers (`cat -n` form: the number right-aligned in 6 columns, a tab, the line). \
 Shows up to 2000 lines from `offset` (1-based) by default; when more follow, the last line says how to continue (`offset=N`). A negative offset shows the end of the file (`offset: -50` is the last 50 lines, numbered). `line_range: [a, b]` is lines a to b. \
 Lines over 2000 characters are cut with a marker. Reports the encoding, line endings (lf/crlf) and indentation (tabs/spaces) so you can type edits that match. \
 `paths` reads up to 100 files in one call, each under a `==> PATH <==` header. \
-Images (PNG, JPEG, GIF, WebP) are returned as images (large ones downscaled); a PDF shows its text page by page (`pages`: \"3\" or \"1-5\", first 20 by default). \
+Images (PNG, JPEG, GIF, WebP) are returned as images (large ones downscaled); a PDF shows its text page by page (`pages`: \"3\" or \"1-5\", first 20 by default); a Jupyter notebook (.ipynb) shows each cell with its outputs. \
 A file must be read in this session before it can be edited or overwritten. For large files, prefer grep to find the lines you need, then read just that range. \
 Other binary files are refused; use tree or glob for directories.";
     const POSITIONALS: &'static [&'static str] = &["path"];
@@ -209,7 +210,7 @@ pub struct Piece {
 /// Reads one file whatever its format, its output within `cap` characters.
 fn read_one(ctx: &Ctx, field: &str, path: &str, req: &Request, cap: usize) -> Result<Piece> {
     let mut o = detect::open(ctx, field, path)?;
-    let format = detect::format(&o.head);
+    let format = detect::format(&o.head, &[Path::new(path), &o.real]);
     if req.pages.is_some() && format != Format::Pdf {
         return Err(ToolError::invalid(
             "pages",
@@ -229,6 +230,17 @@ fn read_one(ctx: &Ctx, field: &str, path: &str, req: &Request, cap: usize) -> Re
             image::read(&mut o, kind)
         }
         Format::Pdf => pdf::read(&mut o, req, cap),
+        Format::Notebook => match notebook::read(&mut o, req, cap)? {
+            Ok(piece) => Ok(piece),
+            Err(why) => {
+                // Shown as text, so the model sees what is wrong with it.
+                ctx.warn(format!(
+                    "{} is not an nbformat 4 notebook ({why}); shown as text",
+                    o.shown
+                ));
+                text::read(&mut o, req, cap)
+            }
+        },
     }
 }
 

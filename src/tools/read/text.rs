@@ -10,6 +10,8 @@ use serde_json::json;
 
 pub fn read(o: &mut Opened, req: &Request, cap: usize) -> Result<Piece> {
     let shown = o.shown.as_str();
+    // From the start, also after a notebook that did not parse was read whole.
+    std::io::Seek::rewind(&mut o.file).map_err(|e| ToolError::io(&e, shown, "reading"))?;
     let scan = match text::scan(&mut o.file, req.want, cap)
         .map_err(|e| ToolError::io(&e, shown, "reading"))?
     {
