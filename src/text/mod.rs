@@ -86,10 +86,24 @@ impl Line {
     /// The line as read shows it: its first 2,000 characters and a marker when cut.
     pub fn display(&self) -> String {
         if self.is_cut() {
-            format!("{}… [line truncated: {} chars]", self.text, self.chars)
+            marked(&self.text, self.chars)
         } else {
             self.text.clone()
         }
+    }
+}
+
+fn marked(kept: &str, chars: usize) -> String {
+    format!("{kept}… [line truncated: {chars} chars]")
+}
+
+/// A line held whole in memory (a PDF page's, a notebook cell's) cut as read cuts a file's:
+/// after `MAX_LINE_CHARS` characters, with the marker. Without it one line longer than the
+/// output cap could never be shown.
+pub fn cut_line(line: &str) -> String {
+    match line.char_indices().nth(MAX_LINE_CHARS) {
+        Some((at, _)) => marked(&line[..at], line.chars().count()),
+        None => line.to_string(),
     }
 }
 

@@ -8,7 +8,7 @@ use super::{Piece, Request};
 use crate::caps;
 use crate::error::Result;
 use crate::reads::Fingerprint;
-use crate::text::Want;
+use crate::text::{Want, cut_line};
 use serde_json::{Value, json};
 
 /// Text outputs shown per cell (SPEC 24.2).
@@ -264,26 +264,14 @@ fn strip_ansi(s: &str) -> String {
 fn render(c: &Cell, lines: &mut Vec<String>) {
     lines.push(format!("<cell id={} type={}>", c.id, c.cell_type));
     for (i, l) in c.source.lines().enumerate() {
-        lines.push(format!("{:>6}\t{}", i + 1, cut(l)));
+        lines.push(format!("{:>6}\t{}", i + 1, cut_line(l)));
     }
     if !c.outputs_text.is_empty() {
         lines.push("<output>".into());
-        lines.extend(c.outputs_text.lines().map(cut));
+        lines.extend(c.outputs_text.lines().map(cut_line));
         lines.push("</output>".into());
     }
     lines.push("</cell>".into());
-}
-
-/// read's line cut (2,000 characters and a marker), so one huge line cannot block the cap.
-fn cut(line: &str) -> String {
-    match line.char_indices().nth(crate::text::MAX_LINE_CHARS) {
-        Some((at, _)) => format!(
-            "{}… [line truncated: {} chars]",
-            &line[..at],
-            line.chars().count()
-        ),
-        None => line.to_string(),
-    }
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use super::{Piece, Request};
 use crate::caps;
 use crate::error::{Code, Result, ToolError};
 use crate::reads::Fingerprint;
-use crate::text::MAX_LINE_CHARS;
+use crate::text::cut_line;
 use serde_json::json;
 
 /// Pages shown when `pages` is not given.
@@ -181,7 +181,7 @@ fn layout(texts: &[(u32, lopdf::Result<String>)]) -> (Vec<String>, Vec<u32>) {
                         continue;
                     }
                     blank = l.is_empty();
-                    push(cut(l));
+                    push(cut_line(l));
                 }
             }
             Err(e) => push(format!(
@@ -190,19 +190,6 @@ fn layout(texts: &[(u32, lopdf::Result<String>)]) -> (Vec<String>, Vec<u32>) {
         }
     }
     (lines, page_of)
-}
-
-/// A line longer than read's 2,000 characters is cut with read's marker (one page on one line
-/// would otherwise never fit).
-fn cut(line: &str) -> String {
-    match line.char_indices().nth(MAX_LINE_CHARS) {
-        Some((at, _)) => format!(
-            "{}… [line truncated: {} chars]",
-            &line[..at],
-            line.chars().count()
-        ),
-        None => line.to_string(),
-    }
 }
 
 /// The last line when `k` of the lines are shown: where to continue, if anything is left.
