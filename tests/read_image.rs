@@ -236,3 +236,43 @@ fn images_among_paths() {
     assert_eq!(out.data()["files"][0]["image"]["width"], 4);
     assert_eq!(out.data()["files"][1]["total_lines"], 1);
 }
+
+/// A PNG chunk: length, type, data, CRC-32 of type and data.
+fn chunk(kind: &[u8], data: &[u8]) -> Vec<u8> {
+    let mut crc = flate2::Crc::new();
+    crc.update(kind);
+    crc.update(data);
+    let mut out = (data.len() as u32).to_be_bytes().to_vec();
+    out.extend(kind);
+    out.extend(data);
+    out.extend(crc.sum().to_be_bytes());
+    out
+}
+
+#[test]
+fn huge_images_are_too_large() {
+    let env = Env::new();
+    // A valid header claiming 30000 x 30000 pixels (2.7 GB as RGB): refused before decoding.
+    let mut ihdr = Vec::new();
+    ihdr.extend(30_000u32.to_be_bytes());
+    ihdr.extend(30_000u32.to_be_bytes());
+    ihdr.extend([8, 2, 0, 0, 0]); // 8-bit RGB
+    let mut bomb = b"\x89PNG\r\n\x1a\n".to_vec();
+    bomb.extend(chunk(b"IHDR", &ihdr));
+    bomb.extend(chunk(
+        b"IDAT",
+        &[0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01],
+    ));
+    bomb.extend(chunk(b"IEND", &[]));
+    env.write_file("bomb.png", &bomb);
+    let out = env.call("read", json!({"path": "bomb.png"}));
+    out.assert_err("too_large");
+    assert_eq!(out.json["error"]["limit"], 256 * 1024 * 1024);
+    // a file over 64 MiB is not read at all (sparse: made in an instant)
+    let f = std::fs::File::create(env.path("big.png")).unwrap();
+    std::io::Write::write_all(&mut &f, b"\x89PNG\r\n\x1a\n").unwrap();
+    f.set_len(65 * 1024 * 1024).unwrap();
+    let out = env.call("read", json!({"path": "big.png"}));
+    out.assert_err("too_large");
+    assert_eq!(out.json["error"]["limit"], 64 * 1024 * 1024);
+}

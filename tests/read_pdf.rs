@@ -360,3 +360,16 @@ fn the_output_cap_cuts_inside_a_page_and_says_where_to_go_on() {
     assert_eq!(out.data()["pdf"]["pages_shown"], "1-2");
     assert_eq!(out.data()["truncated"], true);
 }
+
+#[test]
+fn a_pdf_without_pages_is_unsupported_file() {
+    let env = Env::new();
+    env.write_file("empty.pdf", save(build(vec![], None)));
+    let out = env.call("read", json!({"path": "empty.pdf"}));
+    out.assert_err("unsupported_file");
+    assert!(
+        out.output().contains("is a PDF without pages"),
+        "{}",
+        out.output()
+    );
+}
