@@ -37,6 +37,11 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('read', 'read', [CompletionResultType]::ParameterValue, 'Read a text file with line numbers (also images, PDFs, notebooks, several files)')
             [CompletionResult]::new('write', 'write', [CompletionResultType]::ParameterValue, 'Create or overwrite a file')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Replace text in a file')
+            [CompletionResult]::new('move', 'move', [CompletionResultType]::ParameterValue, 'Move or rename a file or directory (undoable)')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a file or directory (undoable: it goes to a trash)')
+            [CompletionResult]::new('mkdir', 'mkdir', [CompletionResultType]::ParameterValue, 'Create a directory (and its parents)')
+            [CompletionResult]::new('notebook_edit', 'notebook_edit', [CompletionResultType]::ParameterValue, 'Replace, insert or delete a cell of a Jupyter notebook')
+            [CompletionResult]::new('stat', 'stat', [CompletionResultType]::ParameterValue, 'Describe files: type, size, mode, mtime, lines, encoding')
             [CompletionResult]::new('glob', 'glob', [CompletionResultType]::ParameterValue, 'Find files by glob pattern, newest first')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search file contents with a regex (ripgrep''s engine)')
             [CompletionResult]::new('tree', 'tree', [CompletionResultType]::ParameterValue, 'Show a directory tree')
@@ -45,9 +50,9 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('jobs', 'jobs', [CompletionResultType]::ParameterValue, 'List, page, wait for and kill the session''s runs')
             [CompletionResult]::new('todo', 'todo', [CompletionResultType]::ParameterValue, 'Keep this session''s todo list (TodoWrite-style or step by step)')
             [CompletionResult]::new('session', 'session', [CompletionResultType]::ParameterValue, 'Show or reset this session''s state (reads, todos, undo)')
-            [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Undo this session''s most recent write or edit')
-            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the tool definitions to hand a model (anthropic, openai or mcp format)')
-            [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run one tool call given as {"name", "input", "id"?} on stdin')
+            [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Undo this session''s most recent change (write, edit, move, delete, mkdir)')
+            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)')
+            [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call')
             [CompletionResult]::new('batch', 'batch', [CompletionResultType]::ParameterValue, 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve every tool over the Model Context Protocol on stdio')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -105,6 +110,97 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('--no-replace-all', '--no-replace-all', [CompletionResultType]::ParameterName, 'Sets replace_all to false')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the diff the edit would make, without writing anything (default false).')
             [CompletionResult]::new('--no-dry-run', '--no-dry-run', [CompletionResultType]::ParameterName, 'Sets dry_run to false')
+            [CompletionResult]::new('--no-sandbox', '--no-sandbox', [CompletionResultType]::ParameterName, 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]')
+            [CompletionResult]::new('--no-read-check', '--no-read-check', [CompletionResultType]::ParameterName, 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]')
+            [CompletionResult]::new('--allow-private', '--allow-private', [CompletionResultType]::ParameterName, 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]')
+            [CompletionResult]::new('--allow-dangerous', '--allow-dangerous', [CompletionResultType]::ParameterName, 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the JSON')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'loopr-tool;move' {
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'What to move: a file, a symlink (moved as a link) or a directory (moved whole). [required]')
+            [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Where it goes; missing parent directories are created. [required]')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]')
+            [CompletionResult]::new('--overwrite', '--overwrite', [CompletionResultType]::ParameterName, 'Replace an existing file at `to` (never a directory); that file must have been read. [default: false]')
+            [CompletionResult]::new('--no-overwrite', '--no-overwrite', [CompletionResultType]::ParameterName, 'Sets overwrite to false')
+            [CompletionResult]::new('--no-sandbox', '--no-sandbox', [CompletionResultType]::ParameterName, 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]')
+            [CompletionResult]::new('--no-read-check', '--no-read-check', [CompletionResultType]::ParameterName, 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]')
+            [CompletionResult]::new('--allow-private', '--allow-private', [CompletionResultType]::ParameterName, 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]')
+            [CompletionResult]::new('--allow-dangerous', '--allow-dangerous', [CompletionResultType]::ParameterName, 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the JSON')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'loopr-tool;delete' {
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'The file, link or directory to delete. [required]')
+            [CompletionResult]::new('--file-path', '--file-path', [CompletionResultType]::ParameterName, 'file-path')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]')
+            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Delete a directory with everything in it (an empty one needs no flag). [default: false]')
+            [CompletionResult]::new('--no-recursive', '--no-recursive', [CompletionResultType]::ParameterName, 'Sets recursive to false')
+            [CompletionResult]::new('--permanent', '--permanent', [CompletionResultType]::ParameterName, 'Delete for good instead of into the trash: cannot be undone. Required over 256 MiB. [default: false]')
+            [CompletionResult]::new('--no-permanent', '--no-permanent', [CompletionResultType]::ParameterName, 'Sets permanent to false')
+            [CompletionResult]::new('--no-sandbox', '--no-sandbox', [CompletionResultType]::ParameterName, 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]')
+            [CompletionResult]::new('--no-read-check', '--no-read-check', [CompletionResultType]::ParameterName, 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]')
+            [CompletionResult]::new('--allow-private', '--allow-private', [CompletionResultType]::ParameterName, 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]')
+            [CompletionResult]::new('--allow-dangerous', '--allow-dangerous', [CompletionResultType]::ParameterName, 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the JSON')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'loopr-tool;mkdir' {
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'The directory to create, with any missing parents. [required]')
+            [CompletionResult]::new('--file-path', '--file-path', [CompletionResultType]::ParameterName, 'file-path')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]')
+            [CompletionResult]::new('--no-sandbox', '--no-sandbox', [CompletionResultType]::ParameterName, 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]')
+            [CompletionResult]::new('--no-read-check', '--no-read-check', [CompletionResultType]::ParameterName, 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]')
+            [CompletionResult]::new('--allow-private', '--allow-private', [CompletionResultType]::ParameterName, 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]')
+            [CompletionResult]::new('--allow-dangerous', '--allow-dangerous', [CompletionResultType]::ParameterName, 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the JSON')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'loopr-tool;notebook_edit' {
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'The notebook (.ipynb). [required]')
+            [CompletionResult]::new('--cell-id', '--cell-id', [CompletionResultType]::ParameterName, 'The cell to edit (its id, or `cell-N` for the N-th cell, 0-based); for insert, the cell to insert after (absent: insert first).')
+            [CompletionResult]::new('--new-source', '--new-source', [CompletionResultType]::ParameterName, 'The cell''s new source: required for replace and insert, not used by delete.')
+            [CompletionResult]::new('--cell-type', '--cell-type', [CompletionResultType]::ParameterName, '`code` or `markdown`: needed to insert; for replace, changes the cell''s type.')
+            [CompletionResult]::new('--edit-mode', '--edit-mode', [CompletionResultType]::ParameterName, '`replace` (default), `insert` or `delete`. [default: replace]')
+            [CompletionResult]::new('--file-path', '--file-path', [CompletionResultType]::ParameterName, 'file-path')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]')
+            [CompletionResult]::new('--no-sandbox', '--no-sandbox', [CompletionResultType]::ParameterName, 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]')
+            [CompletionResult]::new('--no-read-check', '--no-read-check', [CompletionResultType]::ParameterName, 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]')
+            [CompletionResult]::new('--allow-private', '--allow-private', [CompletionResultType]::ParameterName, 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]')
+            [CompletionResult]::new('--allow-dangerous', '--allow-dangerous', [CompletionResultType]::ParameterName, 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the JSON')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'loopr-tool;stat' {
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'One path to describe.')
+            [CompletionResult]::new('--paths', '--paths', [CompletionResultType]::ParameterName, 'Several paths (up to 1000) instead of `path`.')
+            [CompletionResult]::new('--file-path', '--file-path', [CompletionResultType]::ParameterName, 'file-path')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]')
             [CompletionResult]::new('--no-sandbox', '--no-sandbox', [CompletionResultType]::ParameterName, 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]')
             [CompletionResult]::new('--no-read-check', '--no-read-check', [CompletionResultType]::ParameterName, 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]')
             [CompletionResult]::new('--allow-private', '--allow-private', [CompletionResultType]::ParameterName, 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]')
@@ -323,6 +419,7 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Schemas valid under OpenAI''s strict function calling and Anthropic''s strict tool use (every field required, optional ones nullable)')
             [CompletionResult]::new('--no-sandbox', '--no-sandbox', [CompletionResultType]::ParameterName, 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]')
             [CompletionResult]::new('--no-read-check', '--no-read-check', [CompletionResultType]::ParameterName, 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]')
             [CompletionResult]::new('--allow-private', '--allow-private', [CompletionResultType]::ParameterName, 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]')
@@ -333,6 +430,7 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             break
         }
         'loopr-tool;call' {
+            [CompletionResult]::new('--result-format', '--result-format', [CompletionResultType]::ParameterName, 'Print the result block the harness sends back (anthropic: tool_result; openai: a tool message, or function_call_output for a Responses call) instead of the envelope')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]')
@@ -347,6 +445,7 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             break
         }
         'loopr-tool;batch' {
+            [CompletionResult]::new('--result-format', '--result-format', [CompletionResultType]::ParameterName, 'Print the result block the harness sends back (anthropic: tool_result; openai: a tool message, or function_call_output for a Responses call) instead of the envelope')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]')
@@ -379,6 +478,11 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('read', 'read', [CompletionResultType]::ParameterValue, 'Read a text file with line numbers (also images, PDFs, notebooks, several files)')
             [CompletionResult]::new('write', 'write', [CompletionResultType]::ParameterValue, 'Create or overwrite a file')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Replace text in a file')
+            [CompletionResult]::new('move', 'move', [CompletionResultType]::ParameterValue, 'Move or rename a file or directory (undoable)')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a file or directory (undoable: it goes to a trash)')
+            [CompletionResult]::new('mkdir', 'mkdir', [CompletionResultType]::ParameterValue, 'Create a directory (and its parents)')
+            [CompletionResult]::new('notebook_edit', 'notebook_edit', [CompletionResultType]::ParameterValue, 'Replace, insert or delete a cell of a Jupyter notebook')
+            [CompletionResult]::new('stat', 'stat', [CompletionResultType]::ParameterValue, 'Describe files: type, size, mode, mtime, lines, encoding')
             [CompletionResult]::new('glob', 'glob', [CompletionResultType]::ParameterValue, 'Find files by glob pattern, newest first')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search file contents with a regex (ripgrep''s engine)')
             [CompletionResult]::new('tree', 'tree', [CompletionResultType]::ParameterValue, 'Show a directory tree')
@@ -387,9 +491,9 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('jobs', 'jobs', [CompletionResultType]::ParameterValue, 'List, page, wait for and kill the session''s runs')
             [CompletionResult]::new('todo', 'todo', [CompletionResultType]::ParameterValue, 'Keep this session''s todo list (TodoWrite-style or step by step)')
             [CompletionResult]::new('session', 'session', [CompletionResultType]::ParameterValue, 'Show or reset this session''s state (reads, todos, undo)')
-            [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Undo this session''s most recent write or edit')
-            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the tool definitions to hand a model (anthropic, openai or mcp format)')
-            [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run one tool call given as {"name", "input", "id"?} on stdin')
+            [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Undo this session''s most recent change (write, edit, move, delete, mkdir)')
+            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)')
+            [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call')
             [CompletionResult]::new('batch', 'batch', [CompletionResultType]::ParameterValue, 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve every tool over the Model Context Protocol on stdio')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -402,6 +506,21 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             break
         }
         'loopr-tool;help;edit' {
+            break
+        }
+        'loopr-tool;help;move' {
+            break
+        }
+        'loopr-tool;help;delete' {
+            break
+        }
+        'loopr-tool;help;mkdir' {
+            break
+        }
+        'loopr-tool;help;notebook_edit' {
+            break
+        }
+        'loopr-tool;help;stat' {
             break
         }
         'loopr-tool;help;glob' {

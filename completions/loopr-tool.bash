@@ -22,6 +22,9 @@ _loopr__tool() {
             loopr__tool,call)
                 cmd="loopr__tool__subcmd__call"
                 ;;
+            loopr__tool,delete)
+                cmd="loopr__tool__subcmd__delete"
+                ;;
             loopr__tool,edit)
                 cmd="loopr__tool__subcmd__edit"
                 ;;
@@ -43,6 +46,15 @@ _loopr__tool() {
             loopr__tool,mcp)
                 cmd="loopr__tool__subcmd__mcp"
                 ;;
+            loopr__tool,mkdir)
+                cmd="loopr__tool__subcmd__mkdir"
+                ;;
+            loopr__tool,move)
+                cmd="loopr__tool__subcmd__move"
+                ;;
+            loopr__tool,notebook_edit)
+                cmd="loopr__tool__subcmd__notebook_edit"
+                ;;
             loopr__tool,read)
                 cmd="loopr__tool__subcmd__read"
                 ;;
@@ -54,6 +66,9 @@ _loopr__tool() {
                 ;;
             loopr__tool,session)
                 cmd="loopr__tool__subcmd__session"
+                ;;
+            loopr__tool,stat)
+                cmd="loopr__tool__subcmd__stat"
                 ;;
             loopr__tool,todo)
                 cmd="loopr__tool__subcmd__todo"
@@ -72,6 +87,9 @@ _loopr__tool() {
                 ;;
             loopr__tool__subcmd__help,call)
                 cmd="loopr__tool__subcmd__help__subcmd__call"
+                ;;
+            loopr__tool__subcmd__help,delete)
+                cmd="loopr__tool__subcmd__help__subcmd__delete"
                 ;;
             loopr__tool__subcmd__help,edit)
                 cmd="loopr__tool__subcmd__help__subcmd__edit"
@@ -94,6 +112,15 @@ _loopr__tool() {
             loopr__tool__subcmd__help,mcp)
                 cmd="loopr__tool__subcmd__help__subcmd__mcp"
                 ;;
+            loopr__tool__subcmd__help,mkdir)
+                cmd="loopr__tool__subcmd__help__subcmd__mkdir"
+                ;;
+            loopr__tool__subcmd__help,move)
+                cmd="loopr__tool__subcmd__help__subcmd__move"
+                ;;
+            loopr__tool__subcmd__help,notebook_edit)
+                cmd="loopr__tool__subcmd__help__subcmd__notebook_edit"
+                ;;
             loopr__tool__subcmd__help,read)
                 cmd="loopr__tool__subcmd__help__subcmd__read"
                 ;;
@@ -105,6 +132,9 @@ _loopr__tool() {
                 ;;
             loopr__tool__subcmd__help,session)
                 cmd="loopr__tool__subcmd__help__subcmd__session"
+                ;;
+            loopr__tool__subcmd__help,stat)
+                cmd="loopr__tool__subcmd__help__subcmd__stat"
                 ;;
             loopr__tool__subcmd__help,todo)
                 cmd="loopr__tool__subcmd__help__subcmd__todo"
@@ -125,7 +155,7 @@ _loopr__tool() {
 
     case "${cmd}" in
         loopr__tool)
-            opts="-h -V --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help --version read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help"
+            opts="-h -V --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help --version read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -155,12 +185,16 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__batch)
-            opts="-h --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            opts="-h --result-format --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --result-format)
+                    COMPREPLY=($(compgen -W "envelope anthropic openai" -- "${cur}"))
+                    return 0
+                    ;;
                 --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -185,12 +219,54 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__call)
-            opts="-h --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            opts="-h --result-format --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --result-format)
+                    COMPREPLY=($(compgen -W "envelope anthropic openai" -- "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "json text" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        loopr__subcmd__tool__subcmd__delete)
+            opts="-h --path --recursive --no-recursive --permanent --no-permanent --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --file-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -443,7 +519,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__help)
-            opts="read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help"
+            opts="read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -471,6 +547,20 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__help__subcmd__call)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        loopr__subcmd__tool__subcmd__help__subcmd__delete)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -582,6 +672,48 @@ _loopr__tool() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        loopr__subcmd__tool__subcmd__help__subcmd__mkdir)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        loopr__subcmd__tool__subcmd__help__subcmd__move)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        loopr__subcmd__tool__subcmd__help__subcmd__notebook_edit)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         loopr__subcmd__tool__subcmd__help__subcmd__read)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -625,6 +757,20 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__help__subcmd__session)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        loopr__subcmd__tool__subcmd__help__subcmd__stat)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -774,6 +920,136 @@ _loopr__tool() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        loopr__subcmd__tool__subcmd__mkdir)
+            opts="-h --path --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --file-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "json text" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        loopr__subcmd__tool__subcmd__move)
+            opts="-h --from --to --overwrite --no-overwrite --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --to)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "json text" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        loopr__subcmd__tool__subcmd__notebook_edit)
+            opts="-h --path --cell-id --new-source --cell-type --edit-mode --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cell-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --new-source)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cell-type)
+                    COMPREPLY=($(compgen -W "code markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                --edit-mode)
+                    COMPREPLY=($(compgen -W "replace insert delete" -- "${cur}"))
+                    return 0
+                    ;;
+                --file-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "json text" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         loopr__subcmd__tool__subcmd__read)
             opts="-h --path --paths --offset --limit --line-range --pages --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -891,14 +1167,14 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__schema)
-            opts="-h --for --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            opts="-h --for --strict --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --for)
-                    COMPREPLY=($(compgen -W "anthropic openai mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 --root)
@@ -933,6 +1209,48 @@ _loopr__tool() {
             case "${prev}" in
                 --action)
                     COMPREPLY=($(compgen -W "show clear_reads reset" -- "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "json text" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        loopr__subcmd__tool__subcmd__stat)
+            opts="-h --path --paths --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --paths)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --file-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --root)

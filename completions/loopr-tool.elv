@@ -34,6 +34,11 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand read 'Read a text file with line numbers (also images, PDFs, notebooks, several files)'
             cand write 'Create or overwrite a file'
             cand edit 'Replace text in a file'
+            cand move 'Move or rename a file or directory (undoable)'
+            cand delete 'Delete a file or directory (undoable: it goes to a trash)'
+            cand mkdir 'Create a directory (and its parents)'
+            cand notebook_edit 'Replace, insert or delete a cell of a Jupyter notebook'
+            cand stat 'Describe files: type, size, mode, mtime, lines, encoding'
             cand glob 'Find files by glob pattern, newest first'
             cand grep 'Search file contents with a regex (ripgrep''s engine)'
             cand tree 'Show a directory tree'
@@ -42,9 +47,9 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand jobs 'List, page, wait for and kill the session''s runs'
             cand todo 'Keep this session''s todo list (TodoWrite-style or step by step)'
             cand session 'Show or reset this session''s state (reads, todos, undo)'
-            cand undo 'Undo this session''s most recent write or edit'
-            cand schema 'Print the tool definitions to hand a model (anthropic, openai or mcp format)'
-            cand call 'Run one tool call given as {"name", "input", "id"?} on stdin'
+            cand undo 'Undo this session''s most recent change (write, edit, move, delete, mkdir)'
+            cand schema 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)'
+            cand call 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call'
             cand batch 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
             cand mcp 'Serve every tool over the Model Context Protocol on stdio'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -99,6 +104,92 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand --no-replace-all 'Sets replace_all to false'
             cand --dry-run 'Show the diff the edit would make, without writing anything (default false).'
             cand --no-dry-run 'Sets dry_run to false'
+            cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+            cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+            cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+            cand --allow-dangerous 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+            cand --pretty 'Indent the JSON'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'loopr-tool;move'= {
+            cand --from 'What to move: a file, a symlink (moved as a link) or a directory (moved whole). [required]'
+            cand --to 'Where it goes; missing parent directories are created. [required]'
+            cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
+            cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
+            cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
+            cand --format 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]'
+            cand --overwrite 'Replace an existing file at `to` (never a directory); that file must have been read. [default: false]'
+            cand --no-overwrite 'Sets overwrite to false'
+            cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+            cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+            cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+            cand --allow-dangerous 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+            cand --pretty 'Indent the JSON'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'loopr-tool;delete'= {
+            cand --path 'The file, link or directory to delete. [required]'
+            cand --file-path 'file-path'
+            cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
+            cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
+            cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
+            cand --format 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]'
+            cand --recursive 'Delete a directory with everything in it (an empty one needs no flag). [default: false]'
+            cand --no-recursive 'Sets recursive to false'
+            cand --permanent 'Delete for good instead of into the trash: cannot be undone. Required over 256 MiB. [default: false]'
+            cand --no-permanent 'Sets permanent to false'
+            cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+            cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+            cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+            cand --allow-dangerous 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+            cand --pretty 'Indent the JSON'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'loopr-tool;mkdir'= {
+            cand --path 'The directory to create, with any missing parents. [required]'
+            cand --file-path 'file-path'
+            cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
+            cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
+            cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
+            cand --format 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]'
+            cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+            cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+            cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+            cand --allow-dangerous 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+            cand --pretty 'Indent the JSON'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'loopr-tool;notebook_edit'= {
+            cand --path 'The notebook (.ipynb). [required]'
+            cand --cell-id 'The cell to edit (its id, or `cell-N` for the N-th cell, 0-based); for insert, the cell to insert after (absent: insert first).'
+            cand --new-source 'The cell''s new source: required for replace and insert, not used by delete.'
+            cand --cell-type '`code` or `markdown`: needed to insert; for replace, changes the cell''s type.'
+            cand --edit-mode '`replace` (default), `insert` or `delete`. [default: replace]'
+            cand --file-path 'file-path'
+            cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
+            cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
+            cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
+            cand --format 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]'
+            cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+            cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+            cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+            cand --allow-dangerous 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+            cand --pretty 'Indent the JSON'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'loopr-tool;stat'= {
+            cand --path 'One path to describe.'
+            cand --paths 'Several paths (up to 1000) instead of `path`.'
+            cand --file-path 'file-path'
+            cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
+            cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
+            cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
+            cand --format 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]'
             cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
             cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
             cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -307,6 +398,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
             cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
             cand --format 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]'
+            cand --strict 'Schemas valid under OpenAI''s strict function calling and Anthropic''s strict tool use (every field required, optional ones nullable)'
             cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
             cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
             cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -316,6 +408,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand --help 'Print help'
         }
         &'loopr-tool;call'= {
+            cand --result-format 'Print the result block the harness sends back (anthropic: tool_result; openai: a tool message, or function_call_output for a Responses call) instead of the envelope'
             cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
             cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
             cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
@@ -329,6 +422,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand --help 'Print help'
         }
         &'loopr-tool;batch'= {
+            cand --result-format 'Print the result block the harness sends back (anthropic: tool_result; openai: a tool message, or function_call_output for a Responses call) instead of the envelope'
             cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
             cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
             cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
@@ -359,6 +453,11 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand read 'Read a text file with line numbers (also images, PDFs, notebooks, several files)'
             cand write 'Create or overwrite a file'
             cand edit 'Replace text in a file'
+            cand move 'Move or rename a file or directory (undoable)'
+            cand delete 'Delete a file or directory (undoable: it goes to a trash)'
+            cand mkdir 'Create a directory (and its parents)'
+            cand notebook_edit 'Replace, insert or delete a cell of a Jupyter notebook'
+            cand stat 'Describe files: type, size, mode, mtime, lines, encoding'
             cand glob 'Find files by glob pattern, newest first'
             cand grep 'Search file contents with a regex (ripgrep''s engine)'
             cand tree 'Show a directory tree'
@@ -367,9 +466,9 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand jobs 'List, page, wait for and kill the session''s runs'
             cand todo 'Keep this session''s todo list (TodoWrite-style or step by step)'
             cand session 'Show or reset this session''s state (reads, todos, undo)'
-            cand undo 'Undo this session''s most recent write or edit'
-            cand schema 'Print the tool definitions to hand a model (anthropic, openai or mcp format)'
-            cand call 'Run one tool call given as {"name", "input", "id"?} on stdin'
+            cand undo 'Undo this session''s most recent change (write, edit, move, delete, mkdir)'
+            cand schema 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)'
+            cand call 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call'
             cand batch 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
             cand mcp 'Serve every tool over the Model Context Protocol on stdio'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -379,6 +478,16 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
         &'loopr-tool;help;write'= {
         }
         &'loopr-tool;help;edit'= {
+        }
+        &'loopr-tool;help;move'= {
+        }
+        &'loopr-tool;help;delete'= {
+        }
+        &'loopr-tool;help;mkdir'= {
+        }
+        &'loopr-tool;help;notebook_edit'= {
+        }
+        &'loopr-tool;help;stat'= {
         }
         &'loopr-tool;help;glob'= {
         }

@@ -39,6 +39,11 @@ complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -s V -l version -d '
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "read" -d 'Read a text file with line numbers (also images, PDFs, notebooks, several files)'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "write" -d 'Create or overwrite a file'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "edit" -d 'Replace text in a file'
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "move" -d 'Move or rename a file or directory (undoable)'
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "delete" -d 'Delete a file or directory (undoable: it goes to a trash)'
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "mkdir" -d 'Create a directory (and its parents)'
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "notebook_edit" -d 'Replace, insert or delete a cell of a Jupyter notebook'
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "stat" -d 'Describe files: type, size, mode, mtime, lines, encoding'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "glob" -d 'Find files by glob pattern, newest first'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "grep" -d 'Search file contents with a regex (ripgrep\'s engine)'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "tree" -d 'Show a directory tree'
@@ -47,9 +52,9 @@ complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "run" -d 'Run 
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "jobs" -d 'List, page, wait for and kill the session\'s runs'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "todo" -d 'Keep this session\'s todo list (TodoWrite-style or step by step)'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "session" -d 'Show or reset this session\'s state (reads, todos, undo)'
-complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "undo" -d 'Undo this session\'s most recent write or edit'
-complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "schema" -d 'Print the tool definitions to hand a model (anthropic, openai or mcp format)'
-complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "call" -d 'Run one tool call given as {"name", "input", "id"?} on stdin'
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "undo" -d 'Undo this session\'s most recent change (write, edit, move, delete, mkdir)'
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "schema" -d 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)'
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "call" -d 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "batch" -d 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "mcp" -d 'Serve every tool over the Model Context Protocol on stdio'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -105,6 +110,85 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l allow-pri
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l pretty -d 'Indent the JSON'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l from -d 'What to move: a file, a symlink (moved as a link) or a directory (moved whole). [required]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l to -d 'Where it goes; missing parent directories are created. [required]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
+text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l overwrite -d 'Replace an existing file at `to` (never a directory); that file must have been read. [default: false]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l no-overwrite -d 'Sets overwrite to false'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l path -d 'The file, link or directory to delete. [required]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l file-path -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
+text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l recursive -d 'Delete a directory with everything in it (an empty one needs no flag). [default: false]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l no-recursive -d 'Sets recursive to false'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l permanent -d 'Delete for good instead of into the trash: cannot be undone. Required over 256 MiB. [default: false]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l no-permanent -d 'Sets permanent to false'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l path -d 'The directory to create, with any missing parents. [required]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l file-path -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
+text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l path -d 'The notebook (.ipynb). [required]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l cell-id -d 'The cell to edit (its id, or `cell-N` for the N-th cell, 0-based); for insert, the cell to insert after (absent: insert first).' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l new-source -d 'The cell\'s new source: required for replace and insert, not used by delete.' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l cell-type -d '`code` or `markdown`: needed to insert; for replace, changes the cell\'s type.' -r -f -a "code\t''
+markdown\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l edit-mode -d '`replace` (default), `insert` or `delete`. [default: replace]' -r -f -a "replace\t''
+insert\t''
+delete\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l file-path -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
+text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l path -d 'One path to describe.' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l paths -d 'Several paths (up to 1000) instead of `path`.' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l file-path -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
+text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l pattern -d 'The glob, relative to `path`: `*` `?` `[...]` `{a,b}` `**`; `*` stops at `/`. A pattern without `/` matches at any depth (`*.rs` finds every Rust file). [required]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l path -d 'The directory to search in (default: the root).' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l limit -d 'How many paths to return (at most 100000); `count` still counts every match. [default: 100]' -r
@@ -302,18 +386,23 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l pretty -d
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l for -d 'The shape of the definitions' -r -f -a "anthropic\t''
 openai\t''
+openai-responses\t''
 mcp\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
 text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l strict -d 'Schemas valid under OpenAI\'s strict function calling and Anthropic\'s strict tool use (every field required, optional ones nullable)'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l pretty -d 'Indent the JSON'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -s h -l help -d 'Print help'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l result-format -d 'Print the result block the harness sends back (anthropic: tool_result; openai: a tool message, or function_call_output for a Responses call) instead of the envelope' -r -f -a "envelope\t''
+anthropic\t''
+openai\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
@@ -325,6 +414,9 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l allow-pri
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l pretty -d 'Indent the JSON'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -s h -l help -d 'Print help'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l result-format -d 'Print the result block the harness sends back (anthropic: tool_result; openai: a tool message, or function_call_output for a Responses call) instead of the envelope' -r -f -a "envelope\t''
+anthropic\t''
+openai\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
@@ -348,20 +440,25 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l allow-priv
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l pretty -d 'Indent the JSON'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -s h -l help -d 'Print help'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "read" -d 'Read a text file with line numbers (also images, PDFs, notebooks, several files)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "write" -d 'Create or overwrite a file'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "edit" -d 'Replace text in a file'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "glob" -d 'Find files by glob pattern, newest first'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "grep" -d 'Search file contents with a regex (ripgrep\'s engine)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "tree" -d 'Show a directory tree'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "fetch" -d 'Fetch a web page as clean Markdown (http/https, public hosts only)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "run" -d 'Run a shell command (timeout, clean capped output, background jobs)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "jobs" -d 'List, page, wait for and kill the session\'s runs'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "todo" -d 'Keep this session\'s todo list (TodoWrite-style or step by step)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "session" -d 'Show or reset this session\'s state (reads, todos, undo)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "undo" -d 'Undo this session\'s most recent write or edit'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "schema" -d 'Print the tool definitions to hand a model (anthropic, openai or mcp format)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "call" -d 'Run one tool call given as {"name", "input", "id"?} on stdin'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "batch" -d 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "mcp" -d 'Serve every tool over the Model Context Protocol on stdio'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "read" -d 'Read a text file with line numbers (also images, PDFs, notebooks, several files)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "write" -d 'Create or overwrite a file'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "edit" -d 'Replace text in a file'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "move" -d 'Move or rename a file or directory (undoable)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "delete" -d 'Delete a file or directory (undoable: it goes to a trash)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "mkdir" -d 'Create a directory (and its parents)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "notebook_edit" -d 'Replace, insert or delete a cell of a Jupyter notebook'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "stat" -d 'Describe files: type, size, mode, mtime, lines, encoding'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "glob" -d 'Find files by glob pattern, newest first'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "grep" -d 'Search file contents with a regex (ripgrep\'s engine)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "tree" -d 'Show a directory tree'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "fetch" -d 'Fetch a web page as clean Markdown (http/https, public hosts only)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "run" -d 'Run a shell command (timeout, clean capped output, background jobs)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "jobs" -d 'List, page, wait for and kill the session\'s runs'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "todo" -d 'Keep this session\'s todo list (TodoWrite-style or step by step)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "session" -d 'Show or reset this session\'s state (reads, todos, undo)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "undo" -d 'Undo this session\'s most recent change (write, edit, move, delete, mkdir)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "schema" -d 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "call" -d 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "batch" -d 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "mcp" -d 'Serve every tool over the Model Context Protocol on stdio'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

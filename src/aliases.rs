@@ -89,6 +89,13 @@ pub static ALIASES: &[Alias] = &[
         ignored: &[],
     },
     Alias {
+        name: "NotebookEdit",
+        tool: "notebook_edit",
+        renames: &[("notebook_path", "path")],
+        fixed: &[],
+        ignored: &[],
+    },
+    Alias {
         name: "Glob",
         tool: "glob",
         renames: &[],
@@ -339,7 +346,17 @@ mod tests {
     #[test]
     fn every_alias_names_a_tool_the_spec_has() {
         let tools = [
-            "read", "write", "edit", "glob", "grep", "tree", "fetch", "todo", "run", "jobs",
+            "read",
+            "write",
+            "edit",
+            "glob",
+            "grep",
+            "tree",
+            "fetch",
+            "todo",
+            "run",
+            "jobs",
+            "notebook_edit",
         ];
         assert!(ALIASES.iter().all(|a| tools.contains(&a.tool)));
         for (_, json) in ALIASES.iter().flat_map(|a| a.fixed.iter()) {

@@ -34,10 +34,8 @@ pub fn lock<'a>(ctx: &'a Ctx, paths: &[&Path]) -> Result<Locked<'a>> {
     let mut records = Vec::with_capacity(paths.len());
     if ctx.read_check {
         let lock = StateLock::acquire(ctx)?;
-        let all: reads::Reads = lock.load(reads::FILE)?;
         for p in paths {
-            let r = all.files.get(p.to_string_lossy().as_ref()).cloned();
-            records.push((p.to_path_buf(), r));
+            records.push((p.to_path_buf(), reads::get(&lock, p)));
         }
     }
     let mut sorted: Vec<&Path> = paths.to_vec();
@@ -76,38 +74,49 @@ pub fn replace(
     existing: Option<&Metadata>,
     before: Before,
 ) -> Result<Fingerprint> {
-    let fp = fsx::replace(&target.real, bytes, existing)
+    let fp = fsx::replace_resolved(target, bytes, existing, None)
         .map_err(|e| ToolError::io(&e, &target.shown, "writing"))?;
-    remember(ctx, tool, target, before, None, &[(&target.real, Some(fp))]);
+    remember(
+        ctx,
+        tool,
+        target,
+        before,
+        None,
+        fp,
+        &[(&target.real, Some(fp))],
+    );
     Ok(fp)
 }
 
-/// After a change has landed: journal it (`before`, and `op` for changes other than content)
-/// and update the read records: `Some(fp)` records a file as now known, `None` forgets it.
-/// The change is made, so a state failure becomes a warning, not an error.
+/// A change that cannot be undone (a permanent delete) is not journaled — undo then steps to
+/// the change before it — but the read records still follow it.
+pub fn records_only(ctx: &Ctx, records: &[(&Path, Option<Fingerprint>)]) {
+    let result = StateLock::acquire(ctx).and_then(|lock| apply_records(&lock, records));
+    if let Err(e) = result {
+        ctx.warn(format!(
+            "the change was made, but the read records could not be updated: {}",
+            e.message
+        ));
+    }
+}
+
+/// After a change has landed: journal it (`before`; `op` for changes other than content;
+/// `after`, the file as the change left it, which undo checks) and update the read records:
+/// `Some(fp)` records a file as now known, `None` forgets it. The change is made, so a state
+/// failure becomes a warning, not an error.
 pub fn remember(
     ctx: &Ctx,
     tool: &str,
     target: &Resolved,
     before: Before,
     op: Option<Op>,
+    after: Fingerprint,
     records: &[(&Path, Option<Fingerprint>)],
 ) {
     let too_large = matches!(before, Before::TooLarge { .. });
-    let after = records
-        .iter()
-        .find(|(p, _)| *p == target.real.as_path())
-        .and_then(|(_, fp)| *fp)
-        .unwrap_or_default();
     let result = StateLock::acquire(ctx).and_then(|lock| {
         journal::push(&lock, tool, &target.real, &target.shown, before, op, after)?;
-        for (p, fp) in records {
-            match fp {
-                Some(fp) => reads::record(&lock, p, *fp)?,
-                None => reads::forget(&lock, p)?,
-            }
-        }
-        Ok(())
+        apply_records(&lock, records)
     });
     if let Err(e) = result {
         ctx.warn(format!(
@@ -120,4 +129,15 @@ pub fn remember(
             target.shown
         ));
     }
+}
+
+/// `Some(fp)` records a file as now known, `None` forgets it.
+fn apply_records(lock: &StateLock, records: &[(&Path, Option<Fingerprint>)]) -> Result<()> {
+    for (p, fp) in records {
+        match fp {
+            Some(fp) => reads::record(lock, p, *fp)?,
+            None => reads::forget(lock, p)?,
+        }
+    }
+    Ok(())
 }

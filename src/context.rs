@@ -38,6 +38,10 @@ pub struct Ctx {
     pub lock_wait: Duration,
     /// Cancellation and progress, shared with whoever started the call (mcp).
     pub control: Arc<Control>,
+    /// The state dir's real path, found on first use.
+    state_real: std::cell::OnceCell<PathBuf>,
+    /// A handle on the root, opened on first use: every path is resolved beneath it.
+    root_handle: std::cell::OnceCell<std::os::fd::OwnedFd>,
     warnings: RefCell<Vec<String>>,
 }
 
@@ -139,6 +143,8 @@ impl Ctx {
             allow_dangerous: g.allow_dangerous,
             lock_wait,
             control,
+            state_real: std::cell::OnceCell::new(),
+            root_handle: std::cell::OnceCell::new(),
             warnings: RefCell::new(Vec::new()),
         })
     }
@@ -146,6 +152,24 @@ impl Ctx {
     /// A warning that does not stop the tool: it joins `data.warnings` and `output`.
     pub fn warn(&self, w: impl Into<String>) {
         self.warnings.borrow_mut().push(w.into());
+    }
+
+    /// The state dir as the kernel sees it (symlinks resolved, a missing tail joined as is):
+    /// no tool may reach it (SPEC 23.6).
+    pub fn state_real(&self) -> &Path {
+        self.state_real.get_or_init(|| {
+            crate::sandbox::real_path(&self.state_dir).unwrap_or_else(|_| self.state_dir.clone())
+        })
+    }
+
+    /// The root's handle (SPEC 23.5), opened once per call.
+    pub fn root_handle(&self) -> std::io::Result<std::os::fd::BorrowedFd<'_>> {
+        use std::os::fd::AsFd;
+        if self.root_handle.get().is_none() {
+            let fd = crate::sandbox::beneath::open_root(&self.root_real)?;
+            let _ = self.root_handle.set(fd);
+        }
+        Ok(self.root_handle.get().expect("set above").as_fd())
     }
 
     /// Whether the caller has asked the call to stop (SPEC 22.1).

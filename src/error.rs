@@ -40,6 +40,7 @@ pub enum Code {
     BlockedCommand,
     IoError,
     InternalError,
+    PathDenied,
 }
 
 impl Code {
@@ -73,6 +74,7 @@ impl Code {
             Code::BlockedCommand => "blocked_command",
             Code::IoError => "io_error",
             Code::InternalError => "internal_error",
+            Code::PathDenied => "path_denied",
         }
     }
 

@@ -13,6 +13,7 @@ use std::path::Path;
 
 /// Writes `bytes` to `real`. `existing` is the target's metadata when it exists. Creates missing
 /// parent directories (mode `0777 & ~umask`). Returns the new fingerprint.
+#[cfg(test)]
 pub fn replace(real: &Path, bytes: &[u8], existing: Option<&Metadata>) -> io::Result<Fingerprint> {
     replace_with_mode(real, bytes, existing, None)
 }
@@ -45,6 +46,147 @@ pub fn replace_with_mode(
             let _ = std::fs::remove_dir(d);
         }
     })
+}
+
+/// As `replace_with_mode`, for a path the sandbox resolved: with its checked directory handle
+/// (SPEC 23.5) the temp file is created in that directory and renamed over the name there, so a
+/// directory swapped for a link since the check cannot redirect the write; with `--no-sandbox`
+/// (no handle) by path.
+pub fn replace_resolved(
+    target: &crate::sandbox::Resolved,
+    bytes: &[u8],
+    existing: Option<&Metadata>,
+    mode: Option<u32>,
+) -> io::Result<Fingerprint> {
+    match &target.at {
+        Some(at) => replace_at(at, bytes, existing, mode),
+        None => replace_with_mode(&target.real, bytes, existing, mode),
+    }
+}
+
+fn replace_at(
+    at: &crate::sandbox::beneath::Walked,
+    bytes: &[u8],
+    existing: Option<&Metadata>,
+    mode: Option<u32>,
+) -> io::Result<Fingerprint> {
+    use rustix::fs::{Mode, OFlags};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static SERIAL: AtomicU64 = AtomicU64::new(0);
+    let name = at.name.as_os_str();
+    if existing.is_some_and(|m| m.nlink() > 1) {
+        // In place (see `replace_with_mode`), opened beneath the checked directory.
+        let fd = rustix::fs::openat(
+            &at.dir,
+            name,
+            OFlags::WRONLY | OFlags::TRUNC | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+            Mode::empty(),
+        )?;
+        let mut f = File::from(fd);
+        f.write_all(bytes)?;
+        if let Some(mode) = mode {
+            f.set_permissions(Permissions::from_mode(mode))?;
+        }
+        f.sync_all()?;
+        return Ok(Fingerprint::of_bytes(bytes, &f.metadata()?));
+    }
+    let (dir, made) = at.make_parents()?;
+    let tmp = format!(
+        ".{}.{}.{}.loopr-tmp",
+        name.to_string_lossy(),
+        std::process::id(),
+        SERIAL.fetch_add(1, Ordering::Relaxed)
+    );
+    let result = (|| {
+        let fd = rustix::fs::openat(
+            &dir,
+            tmp.as_str(),
+            OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::CLOEXEC,
+            Mode::from_raw_mode(0o666),
+        )?;
+        let mut f = File::from(fd);
+        let written = (|| {
+            f.write_all(bytes)?;
+            if let Some(meta) = existing {
+                f.set_permissions(Permissions::from_mode(meta.mode() & 0o7777))?;
+                let _ = std::os::unix::fs::fchown(&f, Some(meta.uid()), Some(meta.gid()));
+                let _ = f.set_permissions(Permissions::from_mode(meta.mode() & 0o7777));
+            }
+            if let Some(mode) = mode {
+                f.set_permissions(Permissions::from_mode(mode))?;
+            }
+            f.sync_all()?;
+            rustix::fs::renameat(&dir, tmp.as_str(), &dir, name)?;
+            Ok::<_, io::Error>(())
+        })();
+        if written.is_err() {
+            let _ = rustix::fs::unlinkat(&dir, tmp.as_str(), rustix::fs::AtFlags::empty());
+        }
+        written?;
+        if let Ok(d) = rustix::fs::openat(
+            &dir,
+            ".",
+            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+            Mode::empty(),
+        ) {
+            let _ = File::from(d).sync_all();
+        }
+        Ok(Fingerprint::of_bytes(bytes, &f.metadata()?))
+    })();
+    if result.is_err() {
+        // A failed write leaves the tree as it was: remove the directories it made.
+        for d in made.iter().rev() {
+            let _ = std::fs::remove_dir(d);
+        }
+    }
+    result
+}
+
+/// Opens a resolved file for reading through its checked directory handle, never following a
+/// link there (a file swapped for a link since the check fails with ELOOP) and never blocking
+/// on a FIFO put there (SPEC 23.8: `O_NONBLOCK`, the type checked on the handle).
+pub fn open_resolved(target: &crate::sandbox::Resolved) -> io::Result<File> {
+    use rustix::fs::{Mode, OFlags};
+    let Some(at) = &target.at else {
+        return File::open(&target.real);
+    };
+    let fd = rustix::fs::openat(
+        &at.dir,
+        at.name.as_os_str(),
+        OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC,
+        Mode::empty(),
+    )?;
+    let f = File::from(fd);
+    let ft = f.metadata()?.file_type();
+    if !ft.is_file() && !ft.is_dir() {
+        return Err(io::Error::other(
+            "not a regular file (a FIFO, socket or device)",
+        ));
+    }
+    // Back to blocking reads for a regular file (O_NONBLOCK is only for the open).
+    rustix::fs::fcntl_setfl(&f, OFlags::empty())?;
+    Ok(f)
+}
+
+/// The whole content of a resolved file, read through its checked handle.
+pub fn read_resolved(target: &crate::sandbox::Resolved) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut f = open_resolved(target)?;
+    let mut buf = Vec::new();
+    f.read_to_end(&mut buf)?;
+    Ok(buf)
+}
+
+/// Removes the file a resolved path names, through its checked directory handle.
+pub fn remove_resolved(target: &crate::sandbox::Resolved) -> io::Result<()> {
+    match &target.at {
+        Some(at) => Ok(rustix::fs::unlinkat(
+            &at.dir,
+            at.name.as_os_str(),
+            rustix::fs::AtFlags::empty(),
+        )?),
+        None => std::fs::remove_file(&target.real),
+    }
 }
 
 /// Creates `dir` and its missing ancestors; returns the ones it made, outermost first.
@@ -99,10 +241,145 @@ fn write_via_temp(
     Ok(Fingerprint::of_bytes(bytes, &file.metadata()?))
 }
 
-fn sync_dir(dir: &Path) {
+pub fn sync_dir(dir: &Path) {
     if let Ok(d) = File::open(dir) {
         let _ = d.sync_all();
     }
+}
+
+/// What a tree holds: regular files (and links and other non-directories), directories
+/// (itself included when it is one) and bytes. Links are counted, never followed.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Measure {
+    pub files: u64,
+    pub directories: u64,
+    pub bytes: u64,
+}
+
+pub fn measure(path: &Path) -> io::Result<Measure> {
+    let meta = std::fs::symlink_metadata(path)?;
+    let mut m = Measure::default();
+    if !meta.is_dir() {
+        m.files = 1;
+        m.bytes = meta.len();
+        return Ok(m);
+    }
+    m.directories = 1;
+    for e in std::fs::read_dir(path)? {
+        let sub = measure(&e?.path())?;
+        m.files += sub.files;
+        m.directories += sub.directories;
+        m.bytes += sub.bytes;
+    }
+    Ok(m)
+}
+
+/// Moves `from` to `to` by rename; across file systems (EXDEV) by copying the tree (modes kept,
+/// links copied as links, files fsynced) and then removing `from`.
+pub fn move_entry(from: &Path, to: &Path) -> io::Result<()> {
+    match std::fs::rename(from, to) {
+        Err(e) if e.raw_os_error() == Some(libc::EXDEV) => {
+            copy_tree(from, to)?;
+            if let Some(d) = to.parent() {
+                sync_dir(d);
+            }
+            remove_entry(from)
+        }
+        other => other,
+    }
+}
+
+/// Moves the entry `from` names (itself, not a link's target) to `to`, both resolved: the
+/// rename is made between their checked directory handles (SPEC 23.5), creating `to`'s missing
+/// parents (returned, outermost first). Across file systems it falls back to copying by path.
+pub fn move_resolved(
+    from: &crate::sandbox::Resolved,
+    to: &crate::sandbox::Resolved,
+) -> io::Result<Vec<std::path::PathBuf>> {
+    let (Some(f), Some(t)) = (&from.at, &to.at) else {
+        if let Some(parent) = to.real.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        return move_entry(&from.real, &to.real).map(|()| vec![]);
+    };
+    let (dir, made) = t.make_parents()?;
+    match rustix::fs::renameat(&f.dir, f.name.as_os_str(), &dir, t.name.as_os_str()) {
+        Ok(()) => Ok(made),
+        Err(rustix::io::Errno::XDEV) => move_entry(&from.real, &to.real).map(|()| made),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Moves the entry `from` names into directory `dir` (a path the caller owns, such as the
+/// trash) under `name`, renaming from its checked handle.
+pub fn move_out(from: &crate::sandbox::Resolved, dir: &Path, name: &str) -> io::Result<()> {
+    let Some(f) = &from.at else {
+        return move_entry(&from.real, &dir.join(name));
+    };
+    let to = rustix::fs::open(
+        dir,
+        rustix::fs::OFlags::PATH | rustix::fs::OFlags::DIRECTORY | rustix::fs::OFlags::CLOEXEC,
+        rustix::fs::Mode::empty(),
+    )?;
+    match rustix::fs::renameat(&f.dir, f.name.as_os_str(), &to, name) {
+        Ok(()) => Ok(()),
+        Err(rustix::io::Errno::XDEV) => move_entry(&from.real, &dir.join(name)),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Moves `from` (a path the caller owns, such as a trash entry) to where `to` resolved,
+/// renaming into its checked directory handle and creating its missing parents.
+pub fn move_in(from: &Path, to: &crate::sandbox::Resolved) -> io::Result<()> {
+    let Some(t) = &to.at else {
+        if let Some(parent) = to.real.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        return move_entry(from, &to.real);
+    };
+    let (dir, _) = t.make_parents()?;
+    let (Some(src_dir), Some(src_name)) = (from.parent(), from.file_name()) else {
+        return Err(io::Error::other("no parent directory"));
+    };
+    let src = rustix::fs::open(
+        src_dir,
+        rustix::fs::OFlags::PATH | rustix::fs::OFlags::DIRECTORY | rustix::fs::OFlags::CLOEXEC,
+        rustix::fs::Mode::empty(),
+    )?;
+    match rustix::fs::renameat(&src, src_name, &dir, t.name.as_os_str()) {
+        Ok(()) => Ok(()),
+        Err(rustix::io::Errno::XDEV) => move_entry(from, &to.real),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Removes a file, a link or a whole directory tree (links are removed, never followed).
+pub fn remove_entry(path: &Path) -> io::Result<()> {
+    if std::fs::symlink_metadata(path)?.is_dir() {
+        std::fs::remove_dir_all(path)
+    } else {
+        std::fs::remove_file(path)
+    }
+}
+
+fn copy_tree(from: &Path, to: &Path) -> io::Result<()> {
+    let meta = std::fs::symlink_metadata(from)?;
+    let ft = meta.file_type();
+    if ft.is_symlink() {
+        std::os::unix::fs::symlink(std::fs::read_link(from)?, to)?;
+    } else if ft.is_dir() {
+        std::fs::create_dir(to)?;
+        for e in std::fs::read_dir(from)? {
+            let e = e?;
+            copy_tree(&e.path(), &to.join(e.file_name()))?;
+        }
+        std::fs::set_permissions(to, Permissions::from_mode(meta.mode() & 0o7777))?;
+    } else {
+        std::fs::copy(from, to)?;
+        std::fs::set_permissions(to, Permissions::from_mode(meta.mode() & 0o7777))?;
+        File::open(to)?.sync_all()?;
+    }
+    Ok(())
 }
 
 /// Counts lines by read's rule: each `\n` ends one, and a final unterminated run is one more.

@@ -11,6 +11,9 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use std::io::Read;
 
+pub mod json;
+mod normalize;
+
 /// The largest stdin accepted, JSON or `write`'s raw content (SPEC §1.1).
 pub const STDIN_LIMIT: u64 = 64 * 1024 * 1024;
 
@@ -47,10 +50,14 @@ pub fn parse_stdin_json(bytes: &[u8]) -> Result<Value> {
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         return Ok(Value::Object(Map::new()));
     }
-    let v: Value = serde_json::from_slice(bytes).map_err(|e| {
+    let parsed = json::from_slice(bytes).map_err(|e| {
         ToolError::usage(format!("stdin is not valid JSON: {e}"))
             .hint("Send one JSON object on stdin, or give the fields as flags.")
     })?;
+    if let Some(field) = parsed.duplicate {
+        return Err(json::duplicate_key("stdin", &field));
+    }
+    let v = parsed.value;
     if !v.is_object() {
         return Err(ToolError::usage(format!(
             "stdin must hold one JSON object, not {}",
@@ -61,7 +68,7 @@ pub fn parse_stdin_json(bytes: &[u8]) -> Result<Value> {
     Ok(v)
 }
 
-fn kind_of(v: &Value) -> &'static str {
+pub fn kind_of(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
@@ -87,10 +94,17 @@ pub fn cached_schema<T: JsonSchema>(name: &'static str) -> &'static Value {
     v
 }
 
-/// The JSON Schema of an input type, as a plain JSON value.
+/// The JSON Schema of an input type, as a plain JSON value. Subschemas are inlined (schemars'
+/// `inline_subschemas`): the schema is self-contained, so `schema` publishes it without
+/// resolving `$ref`s, and each field's own description and default sit on the field.
 pub fn schema_of<T: JsonSchema>() -> Value {
-    let schema = schemars::SchemaGenerator::default().into_root_schema_for::<T>();
-    schema.to_value()
+    let settings = schemars::generate::SchemaSettings::draft2020_12().with(|s| {
+        s.inline_subschemas = true;
+    });
+    settings
+        .into_generator()
+        .into_root_schema_for::<T>()
+        .to_value()
 }
 
 /// An explicit `null` for an optional field means absent (SPEC 16.2); for a required field it
@@ -118,6 +132,8 @@ pub fn parse<T: DeserializeOwned>(tool: &str, mut input: Value, schema: &Value) 
         )));
     }
     strip_nulls(&mut input);
+    normalize::integral_floats(&mut input);
+    normalize::pair_lists(&mut input, schema, schema, "")?;
     check_bounds(&input, schema)?;
     serde_path_to_error::deserialize::<_, T>(input).map_err(|e| {
         let path = e.path().to_string();
@@ -302,7 +318,8 @@ pub struct Field {
     pub required: bool,
 }
 
-/// Follows a local `$ref` and unwraps `Option`'s `anyOf [T, null]`.
+/// Follows a local `$ref` (schemars may still emit one for a recursive type) and unwraps
+/// `Option`'s `anyOf [T, null]`.
 fn resolve<'a>(root: &'a Value, prop: &'a Value) -> &'a Value {
     if let Some(r) = prop.get("$ref").and_then(Value::as_str) {
         let name = r.rsplit('/').next().unwrap_or("");
@@ -564,5 +581,17 @@ mod tests {
         assert_eq!(parse_stdin_json(b"  \n").unwrap(), serde_json::json!({}));
         assert!(parse_stdin_json(b"[1]").is_err());
         assert!(parse_stdin_json(b"{").is_err());
+        let e = parse_stdin_json(br#"{"path": "a", "path": "b"}"#).unwrap_err();
+        assert_eq!(e.extra["field"], "path");
+    }
+
+    #[test]
+    fn integral_floats_are_integers_and_a_fraction_names_the_field() {
+        let p = run(serde_json::json!({"path": "a", "offset": 2.0, "limit": 10.0})).unwrap();
+        assert_eq!((p.offset, p.limit), (Some(2), Some(10)));
+        let e = run(serde_json::json!({"path": "a", "offset": 2.5})).unwrap_err();
+        assert_eq!(e.extra["field"], "offset");
+        let e = run(serde_json::json!({"path": "a", "limit": 11.0})).unwrap_err();
+        assert_eq!(e.extra["field"], "limit", "bounds still hold");
     }
 }

@@ -11,7 +11,7 @@
 //! made, the previous content is written as a copy.
 
 use crate::context::Ctx;
-use crate::error::{Result, ToolError};
+use crate::error::Result;
 use crate::reads::Fingerprint;
 use crate::state::StateLock;
 use serde::{Deserialize, Serialize};
@@ -54,6 +54,10 @@ pub enum Op {
         from_shown: String,
         /// A directory moved (its content is not fingerprinted).
         dir: bool,
+        /// Parent directories of `path` the move created (outermost first): undo removes them
+        /// again while empty.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        created: Vec<String>,
     },
     /// `path` was deleted into `trash/<trash>` under the session directory; `None`: permanent.
     Delete { trash: Option<String> },
@@ -130,7 +134,7 @@ pub fn keep(ctx: &Ctx, real: &Path, meta: &Metadata, hash: u64) -> Option<Kept> 
         return None;
     }
     let dir = crate::state::session_dir(ctx).join("undo");
-    std::fs::create_dir_all(&dir).ok()?;
+    crate::state::create_dir(&dir).ok()?;
     let name = format!(
         "{PENDING}{}.{}.{}",
         crate::state::unix_secs(),
@@ -226,7 +230,7 @@ pub fn push(
             false,
         ),
         Before::Content { bytes, mode, kept } => {
-            std::fs::create_dir_all(&blobs).map_err(|e| ToolError::state(&e, &blobs))?;
+            crate::state::create_dir(&blobs)?;
             let name = id.to_string();
             let hash = kept.and_then(|k| adopt(k, &blobs, &name));
             if hash.is_none() {

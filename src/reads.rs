@@ -14,6 +14,7 @@ use std::io::Read;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
+/// Where a session kept its records before the sharded store (migrated on first use).
 pub const FILE: &str = "reads.json";
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -81,44 +82,164 @@ pub struct Record {
     pub read_at: String,
 }
 
-/// The session's records, keyed by real path.
-#[derive(Debug, Default, Serialize, Deserialize)]
-pub struct Reads {
-    pub files: BTreeMap<String, Record>,
+/// The read records live one per file in `reads/` in the session directory, named by a hash
+/// of the file's real path (issue 22): recording, looking up or forgetting one file touches
+/// that one small file, so a call costs the same after 10 reads or 100,000. Each record is
+/// replaced atomically on its own, so no read-modify-write of a shared file can lose an update.
+/// Read records are not fsynced (SPEC 2.2).
+pub const DIR: &str = "reads";
+
+/// One record on disk: the real path (the name is only its hash) and what was seen.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Stored {
+    path: String,
+    #[serde(flatten)]
+    record: Record,
+}
+
+fn name_of(real: &Path) -> String {
+    let h = xxhash_rust::xxh3::xxh3_128(real.as_os_str().as_encoded_bytes());
+    format!("{h:032x}.json")
+}
+
+fn dir_of(lock: &StateLock) -> std::path::PathBuf {
+    let dir = lock.dir().join(DIR);
+    migrate(lock, &dir);
+    dir
+}
+
+/// A session from before the sharded store kept every record in one `reads.json`: its records
+/// move into `reads/` on first use, and the old file goes.
+fn migrate(lock: &StateLock, dir: &Path) {
+    let legacy = lock.dir().join(FILE);
+    if std::fs::symlink_metadata(&legacy).is_err() {
+        return;
+    }
+    #[derive(Default, Deserialize)]
+    struct Legacy {
+        files: BTreeMap<String, Record>,
+    }
+    if let Ok(old) = lock.load::<Legacy>(FILE) {
+        for (path, record) in old.files {
+            let _ = store(dir, &Stored { path, record });
+        }
+    }
+    let _ = std::fs::remove_file(legacy);
+}
+
+fn store(dir: &Path, s: &Stored) -> Result<()> {
+    let bytes = serde_json::to_vec(s).map_err(|e| ToolError::internal(e.to_string()))?;
+    let name = name_of(Path::new(&s.path));
+    match crate::state::write_atomic(dir, &name, &bytes, false) {
+        Err(_) if !dir.exists() => {
+            crate::state::create_dir(dir)?;
+            crate::state::write_atomic(dir, &name, &bytes, false)
+        }
+        other => other,
+    }
+}
+
+fn load(path: &Path) -> Option<Stored> {
+    serde_json::from_slice(&std::fs::read(path).ok()?).ok()
+}
+
+/// Records that this session has seen `real` as `fp` (after a read, write or edit).
+pub fn record(lock: &StateLock, real: &Path, fp: Fingerprint) -> Result<()> {
+    store(
+        &dir_of(lock),
+        &Stored {
+            path: key(real),
+            record: Record {
+                fingerprint: fp,
+                read_at: crate::state::now(),
+            },
+        },
+    )
+}
+
+/// The record of `real`, if this session has one. A record that does not parse, or that is
+/// filed under another path's name, counts as none (it is never trusted).
+pub fn get(lock: &StateLock, real: &Path) -> Option<Record> {
+    load(&dir_of(lock).join(name_of(real)))
+        .filter(|s| s.path == key(real))
+        .map(|s| s.record)
+}
+
+/// Every record, for `session show` and directory moves: the only costs that grow with the
+/// session, paid where the answer is the whole list.
+pub fn all(lock: &StateLock) -> Vec<(String, Record)> {
+    let Ok(entries) = std::fs::read_dir(dir_of(lock)) else {
+        return vec![];
+    };
+    entries
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".json"))
+        .filter_map(|e| load(&e.path()))
+        .map(|s| (s.path, s.record))
+        .collect()
+}
+
+/// Forgets every record; returns how many there were.
+pub fn clear(lock: &StateLock) -> Result<usize> {
+    let dir = dir_of(lock);
+    let n = std::fs::read_dir(&dir).map_or(0, |d| d.count());
+    match std::fs::remove_dir_all(&dir) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(ToolError::state(&e, &dir)),
+        _ => Ok(n),
+    }
 }
 
 fn key(real: &Path) -> String {
     real.to_string_lossy().into_owned()
 }
 
-/// Records that this session has seen `real` as `fp` (after a read, write or edit).
-pub fn record(lock: &StateLock, real: &Path, fp: Fingerprint) -> Result<()> {
-    record_all(lock, &[(real.to_path_buf(), fp)])
+/// Records several files (read's `paths`) under the one lock the caller holds.
+pub fn record_all(lock: &StateLock, files: &[(std::path::PathBuf, Fingerprint)]) -> Result<()> {
+    files
+        .iter()
+        .try_for_each(|(real, fp)| record(lock, real, *fp))
 }
 
-/// Records several files with one load and one save of the records (read's `paths`).
-pub fn record_all(lock: &StateLock, files: &[(std::path::PathBuf, Fingerprint)]) -> Result<()> {
-    let mut reads: Reads = lock.load(FILE)?;
-    let now = crate::state::now();
-    for (real, fp) in files {
-        reads.files.insert(
-            key(real),
-            Record {
-                fingerprint: *fp,
-                read_at: now.clone(),
+/// Records move with their files (move, and its undo): `from`, and everything below it when it
+/// is a directory, is recorded under `to` instead. A file's own record is one lookup; only a
+/// directory's needs the whole list.
+pub fn move_prefix(lock: &StateLock, from: &Path, to: &Path) -> Result<()> {
+    let dir = dir_of(lock);
+    let hits: Vec<(String, Record)> = match get(lock, from) {
+        Some(r) => vec![(key(from), r)],
+        None => all(lock)
+            .into_iter()
+            .filter(|(k, _)| Path::new(k).starts_with(from))
+            .collect(),
+    };
+    for (old, record) in hits {
+        let rest = Path::new(&old).strip_prefix(from).unwrap_or(Path::new(""));
+        // `to.join("")` would add a trailing slash: a file's own record lands on `to`.
+        let new = if rest.as_os_str().is_empty() {
+            to.to_path_buf()
+        } else {
+            to.join(rest)
+        };
+        store(
+            &dir,
+            &Stored {
+                path: key(&new),
+                record,
             },
-        );
+        )?;
+        let _ = std::fs::remove_file(dir.join(name_of(Path::new(&old))));
     }
-    lock.save(FILE, &reads, false)
+    Ok(())
 }
 
 /// Drops the record of a file that no longer exists (undo of a creation).
 pub fn forget(lock: &StateLock, real: &Path) -> Result<()> {
-    let mut reads: Reads = lock.load(FILE)?;
-    if reads.files.remove(&key(real)).is_some() {
-        lock.save(FILE, &reads, false)?;
+    match std::fs::remove_file(dir_of(lock).join(name_of(real))) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(ToolError::state(&e, &dir_of(lock)))
+        }
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 /// Under the file lock: may this session overwrite `real`, whose current content is `current`?

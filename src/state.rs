@@ -40,17 +40,25 @@ pub fn session_dir(ctx: &Ctx) -> PathBuf {
     root_dir(ctx).join(&ctx.session)
 }
 
-fn create_dir(dir: &Path) -> Result<()> {
-    std::fs::create_dir_all(dir).map_err(|e| ToolError::state(&e, dir))
+/// State directories are 0700 (SPEC 23.6): logs and records can hold secrets.
+pub fn create_dir(dir: &Path) -> Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .map_err(|e| ToolError::state(&e, dir))
 }
 
 /// Takes an exclusive lock on `path` (created if missing), waiting up to `wait`.
 pub fn lock_file(path: &Path, wait: Duration) -> Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
     let f = OpenOptions::new()
         .create(true)
         .read(true)
         .write(true)
         .truncate(false)
+        .mode(0o600)
         .open(path)
         .map_err(|e| ToolError::state(&e, path))?;
     let deadline = Instant::now() + wait;
@@ -123,7 +131,16 @@ impl<'a> StateLock<'a> {
         match serde_json::from_slice(&bytes) {
             Ok(v) => Ok(v),
             Err(err) => {
-                let aside = self.dir.join(format!("{name}.corrupt-{}", unix_secs()));
+                // Never over an earlier one (SPEC 23.6): a second corruption within the same
+                // second gets its own name.
+                let ts = unix_secs();
+                let aside = (0..)
+                    .map(|n| match n {
+                        0 => self.dir.join(format!("{name}.corrupt-{ts}")),
+                        n => self.dir.join(format!("{name}.corrupt-{ts}-{n}")),
+                    })
+                    .find(|p| std::fs::symlink_metadata(p).is_err())
+                    .expect("some name is free");
                 std::fs::rename(&path, &aside).map_err(|e| ToolError::state(&e, &path))?;
                 self.ctx.warn(format!(
                     "state file {name} was corrupt ({err}); moved aside to {} and started fresh",

@@ -534,3 +534,28 @@ fn a_cancelled_download_stops_and_its_bytes_were_progress() {
     s.send(json!({"jsonrpc": "2.0", "id": 2, "method": "ping"}));
     s.response(2);
 }
+
+#[test]
+fn a_frame_over_64_mib_or_not_utf8_is_refused_and_the_server_goes_on() {
+    let env = Env::new();
+    let mut s = Server::start(&env, &["mcp"], &[]);
+    let big = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{{\"pad\":\"{}\"}}}}",
+        "x".repeat(65 * 1024 * 1024)
+    );
+    {
+        let stdin = s.stdin.as_mut().unwrap();
+        stdin.write_all(big.as_bytes()).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin
+            .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"\xff\xfe\"}\n")
+            .unwrap();
+    }
+    s.send(json!({"jsonrpc": "2.0", "id": 3, "method": "ping"}));
+    let (_, refused) = s.wait_for("the refusal", |v| v["error"]["code"] == -32600);
+    assert_eq!(refused["id"], Value::Null);
+    let (_, bad) = s.wait_for("the parse error", |v| v["error"]["code"] == -32700);
+    assert_eq!(bad["id"], Value::Null);
+    s.response(3);
+    assert!(s.seen.iter().all(|(_, v)| v["id"] != 1));
+}

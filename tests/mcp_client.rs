@@ -7,50 +7,15 @@ mod common;
 
 use common::Env;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-const MCP_PACKAGE: &str = "mcp==2.3.0";
-
-/// A venv with the SDK, made once per target dir.
-fn python_with_mcp() -> PathBuf {
-    let venv = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mcp-venv");
-    let python = venv.join("bin/python");
-    let has_mcp = |py: &Path| {
-        Command::new(py)
-            .args(["-c", "import mcp"])
-            .output()
-            .is_ok_and(|o| o.status.success())
-    };
-    if has_mcp(&python) {
-        return python;
-    }
-    let made = Command::new("python3")
-        .args(["-m", "venv"])
-        .arg(&venv)
-        .status()
-        .expect("python3 is needed for this test");
-    assert!(made.success(), "python3 -m venv failed");
-    let out = Command::new(&python)
-        .args(["-m", "pip", "install", "-q", MCP_PACKAGE])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "pip install {MCP_PACKAGE} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(has_mcp(&python));
-    python
-}
 
 #[test]
 fn the_official_python_sdk_lists_and_calls_every_tool() {
-    if std::env::var_os("LOOPR_SKIP_MCP_CLIENT").is_some() {
-        eprintln!("LOOPR_SKIP_MCP_CLIENT is set: skipping the real-client MCP test");
+    if common::clients::skipped("the real-client MCP test") {
         return;
     }
-    let python = python_with_mcp();
+    let python = common::clients::python_with_mcp_sdk();
     let env = Env::new();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/client.py");
     let out = Command::new(python)
@@ -90,8 +55,15 @@ fn the_official_python_sdk_lists_and_calls_every_tool() {
     let calls = report["calls"].as_object().unwrap();
     assert_eq!(calls.len(), listed.len(), "every listed tool was called");
     for (name, c) in calls {
-        assert_eq!(c["isError"], false, "{name}: {}", c["text"]);
+        let expected = name == "notebook_edit"; // its sample names a text file on purpose
+        assert_eq!(c["isError"], expected, "{name}: {}", c["text"]);
     }
+    assert!(
+        calls["notebook_edit"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("is not a Jupyter notebook")
+    );
     assert_eq!(calls["read"]["text"], "     1\talpha\n     2\tbeta\n");
     // Under --structured the text is inside structuredContent too (SPEC 22.1).
     assert_eq!(calls["read"]["structured_output"], calls["read"]["text"]);
@@ -101,6 +73,9 @@ fn the_official_python_sdk_lists_and_calls_every_tool() {
     );
     assert_eq!(calls["fetch"]["structured"]["title"], "Sample");
     assert_eq!(calls["write"]["structured"]["created"], true);
+    assert_eq!(calls["stat"]["structured"]["lines"], 2);
+    assert_eq!(calls["delete"]["structured"]["directories"], 2);
+    assert!(!env.path("made").exists() && !env.path("moved").exists());
     // undo runs last: it takes back the edit when there is one, else the write that created the file
     if calls.contains_key("edit") {
         assert_eq!(calls["undo"]["structured"]["action"], "restored");

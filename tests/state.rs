@@ -44,6 +44,7 @@ fn session_show_snapshot() {
             "read_at": "[TIME]"
           }
         ],
+        "reads_total": 2,
         "todos": {
           "pending": 0,
           "in_progress": 0,
@@ -197,4 +198,23 @@ fn an_unwritable_state_dir_is_an_io_error() {
     );
     out.assert_err("io_error");
     assert!(out.output().contains("state directory"));
+}
+
+/// Read records are one file each (issue 22); a session dir from before keeps its records: the
+/// old `reads.json` is moved into the new layout on first use.
+#[test]
+fn a_legacy_reads_json_is_migrated() {
+    let env = Env::new();
+    env.write_file("empty.txt", "");
+    let sd = env.session_dir("default");
+    std::fs::create_dir_all(&sd).unwrap();
+    let real = env.path("empty.txt");
+    // xxh3-64 of the empty file, the record's content hash
+    let legacy = json!({"files": {real.to_string_lossy(): {
+        "size": 0, "mtime_ns": 0, "hash": "2d06800538d394c2", "read_at": "2026-01-01T00:00:00.000Z"}}});
+    std::fs::write(sd.join("reads.json"), legacy.to_string()).unwrap();
+    env.call("write", json!({"path": "empty.txt", "content": "now\n"}))
+        .assert_ok();
+    assert!(!sd.join("reads.json").exists());
+    assert_eq!(std::fs::read_dir(sd.join("reads")).unwrap().count(), 1);
 }

@@ -1,50 +1,54 @@
-//! `call` and `batch` (SPEC §14, 16.9): tool calls as a harness forwards them.
+//! `call` and `batch` (SPEC §14, 16.9, 22.3): tool calls as a harness forwards them, in any
+//! of the shapes `shapes` reads, answered with our envelope or the harness's own result block
+//! (`--result-format`).
 //!
 //! A batch is cut into maximal runs of consecutive read-only calls; a run starts once every
 //! earlier call has finished and its members run in parallel; every other call runs alone. So
 //! a batch means exactly what the same calls made one after another would mean, only faster.
 
+use super::shapes::{self, Call, Rejected, Shape};
 use crate::context::Globals;
 use crate::dispatch;
 use crate::envelope::{Envelope, print_json, print_value};
 use crate::error::{Result, ToolError};
-use serde::Deserialize;
-use serde_json::{Map, Value};
+use crate::input::json;
+use serde_json::{Map, Value, json};
 use std::io::{self, Write};
-
-/// One call: `{"name": TOOL, "input": {...}, "id"?: ID}`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Call {
-    pub name: String,
-    #[serde(default)]
-    pub input: Option<Value>,
-    #[serde(default)]
-    pub id: Option<Value>,
-}
 
 /// Names that are commands, not tools: never callable from inside a call.
 const NOT_TOOLS: &[&str] = &["call", "batch", "mcp", "schema"];
 
-fn parse_call(v: Value) -> std::result::Result<Call, (Option<Value>, ToolError)> {
-    let id = v.get("id").cloned();
-    if !v.is_object() {
-        return Err((
-            None,
-            ToolError::usage("a call must be a JSON object: {\"name\": TOOL, \"input\": {...}}"),
-        ));
-    }
-    serde_json::from_value::<Call>(v).map_err(|e| {
-        let err = ToolError::usage(format!("bad call: {e}"))
-            .hint("A call is {\"name\": TOOL, \"input\": {...}, \"id\": optional}.");
-        (id, err)
-    })
+/// What `call` and `batch` print for each call (`--result-format`, SPEC 22.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResultFormat {
+    /// Our envelope plus `id`.
+    Envelope,
+    /// `{type: "tool_result", tool_use_id, content, is_error}`.
+    Anthropic,
+    /// `{role: "tool", tool_call_id, content}`; for a Responses call
+    /// `{type: "function_call_output", call_id, output}`.
+    OpenAi,
 }
 
-/// An envelope and the caller's `id`, which comes last in what is printed.
+impl ResultFormat {
+    pub const NAMES: [&'static str; 3] = ["envelope", "anthropic", "openai"];
+
+    pub fn parse(s: &str) -> Option<ResultFormat> {
+        match s {
+            "envelope" => Some(ResultFormat::Envelope),
+            "anthropic" => Some(ResultFormat::Anthropic),
+            "openai" => Some(ResultFormat::OpenAi),
+            _ => None,
+        }
+    }
+}
+
+/// An envelope, the caller's `id` (which comes last in what is printed), and the shape the
+/// call came in, which decides the shape of a result block.
 pub struct Reply {
     pub env: Envelope,
     id: Option<Value>,
+    shape: Shape,
 }
 
 impl Reply {
@@ -52,11 +56,44 @@ impl Reply {
         Reply {
             env: Envelope::failure(tool, err, &[]),
             id,
+            shape: Shape::Ours,
         }
     }
 
-    fn into_value(self) -> Value {
-        self.env.into_value(self.id)
+    fn rejected(tool: &str, r: Rejected) -> Reply {
+        Reply {
+            shape: r.shape,
+            ..Reply::failure(tool, r.err, r.id)
+        }
+    }
+
+    /// What is printed for this call: the envelope, or the block a harness sends back to its
+    /// model (SPEC 22.3, 24.5), whose text is `output`, as the envelope's rule has it, with an
+    /// error flagged where the API can.
+    fn into_block(self, format: ResultFormat) -> Value {
+        if format == ResultFormat::Envelope {
+            return self.env.into_value(self.id);
+        }
+        let id = self.id.unwrap_or(Value::Null);
+        let (ok, output) = (self.env.ok, self.env.output);
+        match (format, self.shape) {
+            (ResultFormat::Anthropic, _) => json!({
+                "type": "tool_result",
+                "tool_use_id": id,
+                "content": output,
+                "is_error": !ok,
+            }),
+            (_, Shape::Responses) => json!({
+                "type": "function_call_output",
+                "call_id": id,
+                "output": output,
+            }),
+            _ => json!({
+                "role": "tool",
+                "tool_call_id": id,
+                "content": output,
+            }),
+        }
     }
 
     fn write_json(self, out: &mut dyn Write) -> io::Result<()> {
@@ -72,13 +109,14 @@ pub enum Printed {
 }
 
 impl Printed {
-    pub fn print(self, pretty: bool, status: i32) -> i32 {
-        if pretty {
+    pub fn print(self, pretty: bool, status: i32, format: ResultFormat) -> i32 {
+        // Envelopes on one line are streamed (`write_json`): their data may be large.
+        if pretty || format != ResultFormat::Envelope {
             let v = match self {
-                Printed::One(r) => r.into_value(),
-                Printed::Many(rs) => Value::Array(rs.into_iter().map(Reply::into_value).collect()),
+                Printed::One(r) => r.into_block(format),
+                Printed::Many(rs) => rs.into_iter().map(|r| r.into_block(format)).collect(),
             };
-            return print_value(&v, true, status);
+            return print_value(&v, pretty, status);
         }
         print_json(status, |out| match self {
             Printed::One(r) => r.write_json(out),
@@ -98,43 +136,48 @@ impl Printed {
 
 /// The envelope of one call, with the caller's `id` echoed.
 fn reply_to(g: &Globals, call: Call) -> Reply {
-    let Call { name, input, id } = call;
+    let Call {
+        name,
+        input,
+        id,
+        shape,
+    } = call;
     let env = match dispatch::lookup(&name).filter(|_| !NOT_TOOLS.contains(&name.as_str())) {
         Some(r) => r.run(g, input.unwrap_or_else(|| Value::Object(Map::new()))),
         None => Envelope::failure(&name, dispatch::unknown_tool(&name), &[]),
     };
-    Reply { env, id }
+    Reply { env, id, shape }
 }
 
 /// `call`: stdin holds one call; prints its envelope plus `id`, with that envelope's status.
 pub fn call(g: &Globals, stdin: &[u8]) -> (Reply, i32) {
-    let parsed = serde_json::from_slice::<Value>(stdin)
-        .map_err(|e| {
-            (
-                None,
-                ToolError::usage(format!("stdin is not valid JSON: {e}")),
-            )
-        })
-        .and_then(parse_call);
-    let reply = match parsed {
-        Ok(c) => reply_to(g, c),
-        Err((id, e)) => Reply::failure("call", e, id),
+    let reply = match json::from_slice(stdin) {
+        Err(e) => Reply::failure(
+            "call",
+            ToolError::usage(format!("stdin is not valid JSON: {e}")),
+            None,
+        ),
+        Ok(p) => match shapes::parse(p.value, p.duplicate) {
+            Ok(c) => reply_to(g, c),
+            Err(r) => Reply::rejected("call", r),
+        },
     };
     let status = reply.env.exit_status;
     (reply, status)
 }
 
-/// The calls of a batch: a JSON array, or JSON Lines (one call per non-blank line).
-fn batch_items(stdin: &[u8]) -> Result<Vec<Value>> {
+/// The calls of a batch: a JSON array, or JSON Lines (one call per non-blank line). Each
+/// element is parsed on its own terms: a duplicate key, or a bad line, is that slot's error.
+fn batch_items(stdin: &[u8]) -> Result<Vec<std::result::Result<json::Parsed, String>>> {
     let text =
         std::str::from_utf8(stdin).map_err(|_| ToolError::usage("batch: stdin is not UTF-8"))?;
     let trimmed = text.trim_start();
     if trimmed.starts_with('[') {
-        return match serde_json::from_str::<Value>(text) {
-            Ok(Value::Array(items)) => Ok(items),
-            Ok(_) | Err(_) => Err(ToolError::usage(
-                "batch: stdin starts with `[` but is not a JSON array of calls",
-            )),
+        return match json::array_from_str(text) {
+            Ok(items) => Ok(items.into_iter().map(Ok).collect()),
+            Err(e) => Err(ToolError::usage(format!(
+                "batch: stdin starts with `[` but is not a JSON array of calls: {e}"
+            ))),
         };
     }
     let mut items = vec![];
@@ -143,11 +186,7 @@ fn batch_items(stdin: &[u8]) -> Result<Vec<Value>> {
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
     {
-        match serde_json::from_str::<Value>(line) {
-            Ok(v) => items.push(v),
-            // One bad line is that slot's error, as a bad array element would be.
-            Err(e) => items.push(Value::String(format!("line {}: {e}", i + 1))),
-        }
+        items.push(json::from_str(line).map_err(|e| format!("line {}: {e}", i + 1)));
     }
     if items.is_empty() {
         return Err(ToolError::usage(
@@ -177,12 +216,12 @@ pub fn batch(g: &Globals, stdin: &[u8]) -> (Printed, i32) {
     let mut slots: Vec<Slot> = items
         .into_iter()
         .map(|item| match item {
-            Value::String(line_error) => Slot::Ready(Reply::failure(
+            Err(line_error) => Slot::Ready(Reply::failure(
                 "batch",
                 ToolError::usage(format!("batch: {line_error}")),
                 None,
             )),
-            v => match parse_call(v) {
+            Ok(p) => match shapes::parse(p.value, p.duplicate) {
                 Ok(c) => {
                     let ro = dispatch::lookup(&c.name)
                         .filter(|_| !NOT_TOOLS.contains(&c.name.as_str()))
@@ -191,7 +230,7 @@ pub fn batch(g: &Globals, stdin: &[u8]) -> (Printed, i32) {
                         });
                     Slot::Pending(c, ro)
                 }
-                Err((id, e)) => Slot::Ready(Reply::failure("batch", e, id)),
+                Err(r) => Slot::Ready(Reply::rejected("batch", r)),
             },
         })
         .collect();

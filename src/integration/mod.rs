@@ -5,12 +5,14 @@ pub mod call;
 pub mod mcp;
 pub mod sched;
 pub mod schema;
+pub mod shapes;
 
 use crate::context::Globals;
 use crate::envelope::{Envelope, Format, print_value};
 use crate::error::ToolError;
 use crate::tools;
-use clap::{Arg, ArgMatches, Command};
+use call::ResultFormat;
+use clap::{Arg, ArgAction, ArgMatches, Command};
 use serde_json::Value;
 
 pub const COMMANDS: &[&str] = &["schema", "call", "batch", "mcp"];
@@ -18,22 +20,30 @@ pub const COMMANDS: &[&str] = &["schema", "call", "batch", "mcp"];
 pub fn command(name: &str) -> Command {
     match name {
         "schema" => Command::new("schema")
-            .about("Print the tool definitions to hand a model (anthropic, openai or mcp format)")
+            .about("Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)")
             .arg(Arg::new("tools").num_args(0..).value_name("TOOL").help("Only these tools (default: all)"))
             .arg(
                 Arg::new("for")
                     .long("for")
                     .value_name("FLAVOR")
-                    .value_parser(["anthropic", "openai", "mcp"])
+                    .value_parser(schema::Flavor::NAMES)
                     .default_value("anthropic")
                     .help("The shape of the definitions"),
             )
-            .after_help("Examples:\n  loopr-tool schema --for openai\n  loopr-tool schema read edit --for mcp --pretty"),
+            .arg(
+                Arg::new("strict")
+                    .long("strict")
+                    .action(ArgAction::SetTrue)
+                    .help("Schemas valid under OpenAI's strict function calling and Anthropic's strict tool use (every field required, optional ones nullable)"),
+            )
+            .after_help("Examples:\n  loopr-tool schema --for openai\n  loopr-tool schema read edit --for mcp --pretty\n  loopr-tool schema --strict read edit --for openai-responses"),
         "call" => Command::new("call")
-            .about("Run one tool call given as {\"name\", \"input\", \"id\"?} on stdin")
-            .after_help("Examples:\n  echo '{\"name\": \"read\", \"input\": {\"path\": \"README.md\"}, \"id\": \"t1\"}' | loopr-tool call\n  echo '{\"name\": \"Read\", \"input\": {\"file_path\": \"README.md\"}}' | loopr-tool call   (Claude Code's name)"),
+            .about("Run one tool call given on stdin: {\"name\", \"input\", \"id\"?}, a tool_use block, or an OpenAI tool call")
+            .arg(result_format())
+            .after_help("Examples:\n  echo '{\"name\": \"read\", \"input\": {\"path\": \"README.md\"}, \"id\": \"t1\"}' | loopr-tool call\n  echo '{\"name\": \"Read\", \"input\": {\"file_path\": \"README.md\"}}' | loopr-tool call   (Claude Code's name)\n  echo '{\"type\": \"tool_use\", \"id\": \"toolu_1\", \"name\": \"read\", \"input\": {\"path\": \"README.md\"}}' | loopr-tool call --result-format anthropic"),
         "batch" => Command::new("batch")
             .about("Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel")
+            .arg(result_format())
             .after_help("Example:\n  echo '[{\"name\":\"read\",\"input\":{\"path\":\"a.rs\"}},{\"name\":\"read\",\"input\":{\"path\":\"b.rs\"}}]' | loopr-tool batch"),
         "mcp" => Command::new("mcp")
             .about("Serve every tool over the Model Context Protocol on stdio")
@@ -46,6 +56,22 @@ pub fn command(name: &str) -> Command {
             .after_help("Register with an MCP client, e.g. Claude Code:\n  claude mcp add loopr -- loopr-tool --root /path/to/project mcp"),
         _ => unreachable!("not an integration command: {name}"),
     }
+}
+
+/// `--result-format` of `call` and `batch` (SPEC 22.3).
+fn result_format() -> Arg {
+    Arg::new("result-format")
+        .long("result-format")
+        .value_name("FORMAT")
+        .value_parser(ResultFormat::NAMES)
+        .default_value("envelope")
+        .help("Print the result block the harness sends back (anthropic: tool_result; openai: a tool message, or function_call_output for a Responses call) instead of the envelope")
+}
+
+fn result_format_of(m: &ArgMatches) -> ResultFormat {
+    m.get_one::<String>("result-format")
+        .and_then(|s| ResultFormat::parse(s))
+        .unwrap_or(ResultFormat::Envelope)
 }
 
 fn stdin_or_fail(name: &str, g: &Globals) -> Result<Vec<u8>, i32> {
@@ -64,6 +90,7 @@ pub fn run(name: &str, g: &Globals, m: &ArgMatches) -> i32 {
                     .map_or("anthropic", String::as_str),
             )
             .expect("clap checked the value");
+            let strict = m.get_flag("strict");
             let wanted: Vec<&String> = m
                 .get_many::<String>("tools")
                 .map(|v| v.collect())
@@ -83,7 +110,7 @@ pub fn run(name: &str, g: &Globals, m: &ArgMatches) -> i32 {
                 .iter()
                 .filter(|t| wanted.is_empty() || wanted.iter().any(|w| *w == t.name()))
             {
-                defs.push(schema::definition(*t, flavor));
+                defs.push(schema::definition_in(*t, flavor, strict));
             }
             print_value(&Value::Array(defs), g.pretty, 0)
         }
@@ -97,7 +124,7 @@ pub fn run(name: &str, g: &Globals, m: &ArgMatches) -> i32 {
                 let env = &reply.env;
                 return crate::envelope::print_text(&env.output, env.ok, status);
             }
-            call::Printed::One(reply).print(g.pretty, status)
+            call::Printed::One(reply).print(g.pretty, status, result_format_of(m))
         }
         "batch" => {
             let stdin = match stdin_or_fail("batch", g) {
@@ -105,7 +132,12 @@ pub fn run(name: &str, g: &Globals, m: &ArgMatches) -> i32 {
                 Err(code) => return code,
             };
             let (printed, status) = call::batch(g, &stdin);
-            printed.print(g.pretty, status)
+            // A batch that could not be read has no calls to answer: its own envelope says why.
+            let format = match printed {
+                call::Printed::One(_) => ResultFormat::Envelope,
+                call::Printed::Many(_) => result_format_of(m),
+            };
+            printed.print(g.pretty, status, format)
         }
         "mcp" => {
             let structured = m.get_flag("structured")

@@ -81,7 +81,7 @@ Returns files only, newest first (sort=\"path\" for path order), at most `limit`
             hidden_allow: pattern.hidden_allow(),
             ..Options::default()
         };
-        let builder = walk::builder(&base.real, &opts);
+        let builder = walk::builder(&base, &opts);
         let problems = Problems::default();
         let found: Mutex<Vec<(PathBuf, Option<SystemTime>)>> = Mutex::new(Vec::new());
         let want_mtime = sort == Sort::Mtime;

@@ -3,14 +3,19 @@
 
 use crate::tool::DynTool;
 
+pub mod delete;
 pub mod edit;
 pub mod fetch;
 pub mod glob;
 pub mod grep;
 pub mod jobs;
+pub mod mkdir;
+pub mod move_file;
+pub mod notebook_edit;
 pub mod read;
 pub mod run;
 pub mod session;
+pub mod stat;
 pub mod todo;
 pub mod tree;
 pub mod undo;
@@ -21,6 +26,11 @@ pub static TOOLS: &[&dyn DynTool] = &[
     &read::Read,
     &write::Write,
     &edit::Edit,
+    &move_file::Move,
+    &delete::Delete,
+    &mkdir::Mkdir,
+    &notebook_edit::NotebookEdit,
+    &stat::Stat,
     &glob::Glob,
     &grep::Grep,
     &tree::Tree,

@@ -4,7 +4,7 @@ use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Result, ToolError};
 use crate::journal;
-use crate::reads::{self, Reads};
+use crate::reads;
 use crate::state::{self, StateLock};
 use crate::tool::{Effect, Tool};
 use schemars::JsonSchema;
@@ -68,9 +68,7 @@ impl Tool for Session {
         match input.action.unwrap_or_default() {
             Action::Show => show(ctx, &lock),
             Action::ClearReads => {
-                let reads: Reads = lock.load(reads::FILE)?;
-                let n = reads.files.len();
-                lock.save(reads::FILE, &Reads::default(), false)?;
+                let n = reads::clear(&lock)?;
                 let output = format!("Forgot {n} read record(s) of session {}\n", ctx.session);
                 Ok(Success::new(
                     output,
@@ -96,10 +94,11 @@ impl Tool for Session {
     }
 }
 
+/// How many read records `session show` lists.
+const SHOW_READS: usize = 1000;
+
 fn show(ctx: &Ctx, lock: &StateLock) -> Result<Success> {
-    let reads: Reads = lock.load(reads::FILE)?;
-    let mut list: Vec<(String, String)> = reads
-        .files
+    let mut list: Vec<(String, String)> = reads::all(lock)
         .iter()
         .map(|(real, r)| {
             (
@@ -108,6 +107,13 @@ fn show(ctx: &Ctx, lock: &StateLock) -> Result<Success> {
             )
         })
         .collect();
+    // The most recent reads first-class, the rest counted: a session that has read 100,000
+    // files should not answer with all of them (issue 22).
+    let reads_total = list.len();
+    if list.len() > SHOW_READS {
+        list.sort_by(|a, b| b.1.cmp(&a.1));
+        list.truncate(SHOW_READS);
+    }
     list.sort();
     let todos = todo_counts(lock.load::<Value>(TODOS_FILE)?);
     let undo_depth = journal::depth(lock)?;
@@ -119,7 +125,10 @@ fn show(ctx: &Ctx, lock: &StateLock) -> Result<Success> {
         ctx.session,
         state::session_dir(ctx).display()
     );
-    out.push_str(&format!("Read files: {}\n", list.len()));
+    out.push_str(&format!("Read files: {reads_total}\n"));
+    if reads_total > list.len() {
+        out.push_str(&format!("  (the {} most recent are listed)\n", list.len()));
+    }
     for (path, at) in &list {
         out.push_str(&format!("  {path} (read {at})\n"));
     }
@@ -140,6 +149,7 @@ fn show(ctx: &Ctx, lock: &StateLock) -> Result<Success> {
             "state_dir": ctx.state_dir.to_string_lossy(),
             "session_dir": state::session_dir(ctx).to_string_lossy(),
             "reads": list.iter().map(|(p, at)| json!({"path": p, "read_at": at})).collect::<Vec<_>>(),
+            "reads_total": reads_total,
             "todos": todos,
             "undo_depth": undo_depth,
             "jobs_running": jobs_running,

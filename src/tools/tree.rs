@@ -69,7 +69,7 @@ The last line counts directories and files. Use glob to find files by name anywh
             max_depth: Some(depth + 1),
             ..Options::default()
         };
-        let builder = walk::builder(&base.real, &opts);
+        let builder = walk::builder(&base, &opts);
         let problems = Problems::default();
         let found: Mutex<Vec<Raw>> = Mutex::new(Vec::new());
         walk::run_parallel(&builder, &base, &problems, &ctx.control, || {

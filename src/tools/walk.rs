@@ -43,13 +43,21 @@ pub struct Base {
     pub real: PathBuf,
     pub shown: String,
     pub meta: std::fs::Metadata,
+    /// The state dir when it lies below the base: the walk never enters it (SPEC 23.6).
+    pub skip: Option<PathBuf>,
 }
 
 /// Resolves `path` (default the root) inside the sandbox and checks that it exists.
 pub fn base(ctx: &Ctx, given: Option<&str>) -> Result<Base> {
-    let Resolved { real, shown } = sandbox::resolve(ctx, "path", given.unwrap_or("."))?;
+    let Resolved { real, shown, .. } = sandbox::resolve(ctx, "path", given.unwrap_or("."))?;
     let meta = std::fs::metadata(&real).map_err(|e| ToolError::io(&e, &shown, "reading"))?;
-    Ok(Base { real, shown, meta })
+    let skip = Some(ctx.state_real().to_path_buf()).filter(|s| s.starts_with(&real));
+    Ok(Base {
+        real,
+        shown,
+        meta,
+        skip,
+    })
 }
 
 impl Base {
@@ -100,8 +108,9 @@ impl Base {
     }
 }
 
-pub fn builder(base: &Path, o: &Options) -> WalkBuilder {
-    let mut b = WalkBuilder::new(base);
+pub fn builder(base: &Base, o: &Options) -> WalkBuilder {
+    let mut b = WalkBuilder::new(&base.real);
+    let skip = base.skip.clone();
     let honour = !o.no_ignore;
     b.follow_links(false)
         // Without this, .gitignore only counts inside a git repository (rg --no-require-git).
@@ -126,7 +135,7 @@ pub fn builder(base: &Path, o: &Options) -> WalkBuilder {
     // The filter sees entries below the base only, so a base named explicitly is always walked.
     b.filter_entry(move |e| {
         let name = e.file_name();
-        if name == ".git" {
+        if name == ".git" || skip.as_deref() == Some(e.path()) {
             return false;
         }
         match &manual_hidden {

@@ -53,6 +53,7 @@ To change part of an existing file, prefer edit: it sends only the changed text.
     fn run(ctx: &Ctx, input: Input) -> Result<Success> {
         let target = sandbox::resolve(ctx, "path", &input.path)?;
         let shown = target.shown.as_str();
+        refuse_notebook(shown)?;
         let real = target.real.as_path();
         check_writable(real, shown)?;
         let locked = change::lock(ctx, &[real])?;
@@ -60,7 +61,7 @@ To change part of an existing file, prefer edit: it sends only the changed text.
         let existing = check_writable(real, shown)?;
         let old = match &existing {
             Some(meta) if meta.len() <= journal::MAX_ENTRY_BYTES => {
-                Some(std::fs::read(real).map_err(|e| ToolError::io(&e, shown, "reading"))?)
+                Some(fsx::read_resolved(&target).map_err(|e| ToolError::io(&e, shown, "reading"))?)
             }
             _ => None,
         };
@@ -132,6 +133,19 @@ To change part of an existing file, prefer edit: it sends only the changed text.
             }),
         ))
     }
+}
+
+/// Notebooks are JSON whose cells a text edit breaks easily: edit and write leave them to
+/// notebook_edit, as Claude Code does (SPEC 24.7).
+pub fn refuse_notebook(shown: &str) -> Result<()> {
+    if shown.ends_with(".ipynb") {
+        return Err(ToolError::invalid(
+            "path",
+            format!("{shown} is a Jupyter notebook; edit and write do not change notebooks"),
+        )
+        .hint("Use notebook_edit to replace, insert or delete a cell."));
+    }
+    Ok(())
 }
 
 /// The target's metadata when it exists; refuses what cannot be written as a regular file.

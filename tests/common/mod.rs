@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod clients;
+
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -60,6 +62,17 @@ impl Out {
                 .lines()
                 .next(),
             "output starts with the message"
+        );
+        self
+    }
+    /// `invalid_input` blaming `field` (`error.field`).
+    #[track_caller]
+    pub fn assert_invalid(&self, field: &str) -> &Self {
+        self.assert_err("invalid_input");
+        assert_eq!(
+            self.json["error"]["field"], field,
+            "stdout: {}",
+            self.stdout
         );
         self
     }

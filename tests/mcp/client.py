@@ -19,6 +19,12 @@ SAMPLES = {
     # Order matters: write first, so read/edit/undo have a file to work on.
     "write": {"path": "notes/a.txt", "content": "alpha\nbeta\n"},
     "read": {"path": "notes/a.txt"},
+    "stat": {"path": "notes/a.txt"},
+    "mkdir": {"path": "made/here"},
+    "move": {"from": "made", "to": "moved"},
+    "delete": {"path": "moved", "recursive": True},
+    # not a notebook: answered (invalid_input, isError) through the protocol all the same
+    "notebook_edit": {"path": "notes/a.txt", "cell_id": "cell-0", "new_source": "x"},
     "edit": {"path": "notes/a.txt", "old_string": "beta", "new_string": "gamma"},
     "glob": {"pattern": "*.txt"},
     "grep": {"pattern": "alpha"},

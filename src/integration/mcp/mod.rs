@@ -82,9 +82,20 @@ pub fn serve(g: &Globals, structured: bool) -> i32 {
     let mut line = Vec::new();
     loop {
         line.clear();
-        match stdin.read_until(b'\n', &mut line) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
+        match read_frame(&mut stdin, &mut line) {
+            Frame::End => break,
+            Frame::TooLarge => {
+                server.out.error(
+                    &Value::Null,
+                    INVALID_REQUEST,
+                    &format!(
+                        "a message over {} bytes was refused",
+                        crate::input::STDIN_LIMIT
+                    ),
+                );
+                continue;
+            }
+            Frame::Line => {}
         }
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
@@ -103,6 +114,48 @@ pub fn serve(g: &Globals, structured: bool) -> i32 {
             .unwrap_or_else(|e| e.into_inner());
     }
     0
+}
+
+enum Frame {
+    Line,
+    /// Over the 64 MiB input cap (SPEC 23.8): skipped to its end, never held whole.
+    TooLarge,
+    End,
+}
+
+/// Reads one newline-delimited message into `line`, holding at most the input cap of it.
+fn read_frame(input: &mut impl BufRead, line: &mut Vec<u8>) -> Frame {
+    let cap = crate::input::STDIN_LIMIT as usize;
+    let mut over = false;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok([]) | Err(_) => {
+                return if over {
+                    Frame::TooLarge
+                } else if line.is_empty() {
+                    Frame::End
+                } else {
+                    Frame::Line
+                };
+            }
+            Ok(b) => b,
+        };
+        let (piece, done) = match memchr::memchr(b'\n', buf) {
+            Some(i) => (&buf[..=i], true),
+            None => (buf, false),
+        };
+        let n = piece.len();
+        if !over && line.len() + n <= cap {
+            line.extend_from_slice(piece);
+        } else {
+            over = true;
+            line.clear();
+        }
+        input.consume(n);
+        if done {
+            return if over { Frame::TooLarge } else { Frame::Line };
+        }
+    }
 }
 
 fn key(id: &Value) -> String {

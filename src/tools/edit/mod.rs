@@ -90,10 +90,12 @@ The file keeps its encoding, line endings (CRLF stays CRLF), BOM and every byte 
         let target = sandbox::resolve(ctx, "path", &input.path)?;
         let shown = target.shown.as_str();
         let real = target.real.as_path();
+        write::refuse_notebook(shown)?;
         existing(real, shown)?;
         let locked = change::lock(ctx, &[real])?;
         let meta = existing(real, shown)?;
-        let bytes = std::fs::read(real).map_err(|e| ToolError::io(&e, shown, "reading"))?;
+        let bytes =
+            crate::fsx::read_resolved(&target).map_err(|e| ToolError::io(&e, shown, "reading"))?;
         if bytes.len() as u64 > MAX_BYTES {
             return Err(too_large(shown, bytes.len() as u64));
         }

@@ -77,7 +77,7 @@ pub fn store(ctx: &Ctx, key: &str, allow_private: bool, entry: &Entry) -> Result
 }
 
 fn store_at(dir: &Path, key: &str, allow_private: bool, entry: &Entry, now: u64) -> Result<()> {
-    std::fs::create_dir_all(dir).map_err(|e| crate::error::ToolError::state(&e, dir))?;
+    crate::state::create_dir(dir)?;
     prune(dir);
     let meta = Meta {
         key: key.to_string(),

@@ -192,7 +192,7 @@ Honours .gitignore/.ignore/.rgignore, skips hidden and binary files (a file name
                 types: build_types(input.file_type.as_deref())?,
                 ..Options::default()
             };
-            let builder = walk::builder(&base.real, &opts);
+            let builder = walk::builder(&base, &opts);
             walk::run_parallel(&builder, &base, &problems, &ctx.control, || {
                 let mut searcher = searcher.clone();
                 let mut scratch = Scratch::default();

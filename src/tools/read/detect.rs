@@ -62,7 +62,7 @@ pub struct Opened {
 /// FIFO, socket or device (without opening it, which could block).
 pub fn open(ctx: &Ctx, field: &str, path: &str) -> Result<Opened> {
     let target = sandbox::resolve(ctx, field, path)?;
-    let shown = target.shown;
+    let shown = target.shown.clone();
     // Type first, from metadata, so a FIFO is refused without opening (and blocking on) it.
     let meta = std::fs::metadata(&target.real).map_err(|e| ToolError::io(&e, &shown, "reading"))?;
     let ft = meta.file_type();
@@ -82,7 +82,13 @@ pub fn open(ctx: &Ctx, field: &str, path: &str) -> Result<Opened> {
         .with("path", shown.as_str())
         .hint("Only regular files can be read."));
     }
-    let file = File::open(&target.real).map_err(|e| ToolError::io(&e, &shown, "reading"))?;
+    // Through the directory handle the sandbox checked (SPEC 23.5): a file swapped for a link
+    // or a FIFO since the check fails instead of being followed or blocking.
+    let file =
+        crate::fsx::open_resolved(&target).map_err(|e| ToolError::io(&e, &shown, "reading"))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| ToolError::io(&e, &shown, "reading"))?;
     // pread leaves the file position at 0 for the format's own reader.
     let mut head = vec![0u8; HEAD];
     let mut n = 0;

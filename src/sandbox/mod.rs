@@ -7,12 +7,15 @@
 //! The result must lie under the root's real path; otherwise `outside_root`, before anything is
 //! read or written.
 
+pub mod beneath;
+
 use crate::context::Ctx;
 use crate::error::{Code, Result, ToolError};
 use std::collections::VecDeque;
 use std::ffi::OsString;
 use std::io;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 /// A path the sandbox has accepted.
 #[derive(Debug, Clone)]
@@ -21,6 +24,9 @@ pub struct Resolved {
     pub real: PathBuf,
     /// The path for `output` and `data` (SPEC 16.1).
     pub shown: String,
+    /// The checked handle of the directory holding it, and its name there (SPEC 23.5): the
+    /// file is opened, created, renamed and removed through it. `None` with `--no-sandbox`.
+    pub at: Option<Arc<beneath::Walked>>,
 }
 
 /// Linux's own limit on symlinks in one resolution (ELOOP).
@@ -85,8 +91,13 @@ fn push_components(queue: &mut VecDeque<OsString>, cur: &mut PathBuf, p: &Path) 
     }
 }
 
-/// Resolves a path given in input field `field`, enforcing the sandbox unless it is off.
+/// Resolves a path given in input field `field`, enforcing the sandbox unless it is off. A link
+/// as the last component is followed (the file it leads to is what is read or written).
 pub fn resolve(ctx: &Ctx, field: &str, given: &str) -> Result<Resolved> {
+    resolve_with(ctx, field, given, true)
+}
+
+fn resolve_with(ctx: &Ctx, field: &str, given: &str, follow_last: bool) -> Result<Resolved> {
     if given.contains('\0') {
         return Err(ToolError::invalid(
             field,
@@ -100,22 +111,91 @@ pub fn resolve(ctx: &Ctx, field: &str, given: &str) -> Result<Resolved> {
         );
     }
     let joined = ctx.root.join(given);
-    let real = real_path(&joined).map_err(|e| {
-        ToolError::new(Code::IoError, format!("cannot resolve {given}: {e}")).with("path", given)
-    })?;
-    if ctx.sandbox && !real.starts_with(&ctx.root_real) {
+    let outside = || {
         let shown = ctx.show(&joined, None);
-        return Err(ToolError::new(
+        ToolError::new(
             Code::OutsideRoot,
             format!("{shown} is outside the sandbox root {}", ctx.root.display()),
         )
         .with("path", shown)
-        .hint("Use a path inside the root (relative paths resolve against it), or run with --root set to a directory that contains it."));
+        .hint("Use a path inside the root (relative paths resolve against it), or run with --root set to a directory that contains it.")
+    };
+    let cannot = |e: &dyn std::fmt::Display| {
+        ToolError::new(Code::IoError, format!("cannot resolve {given}: {e}")).with("path", given)
+    };
+    let (real, at) = if ctx.sandbox {
+        // An absolute path names the root by its given or its real path.
+        let rel = match Path::new(given) {
+            p if p.is_absolute() => p
+                .strip_prefix(&ctx.root)
+                .or_else(|_| p.strip_prefix(&ctx.root_real))
+                .map_err(|_| outside())?,
+            p => p,
+        };
+        let root = ctx.root_handle().map_err(|e| cannot(&e))?;
+        match beneath::walk(root, &ctx.root_real, rel, follow_last) {
+            Ok(w) => (w.real.clone(), Some(Arc::new(w))),
+            Err(beneath::Failure::Outside) => return Err(outside()),
+            Err(beneath::Failure::Io(e)) => return Err(cannot(&e)),
+        }
+    } else {
+        let real = if follow_last {
+            real_path(&joined)
+        } else {
+            match (joined.parent(), joined.file_name()) {
+                (Some(dir), Some(name)) => real_path(dir).map(|d| d.join(name)),
+                _ => real_path(&joined),
+            }
+        };
+        (real.map_err(|e| cannot(&e))?, None)
+    };
+    let shown = ctx.show(&joined, Some(&real));
+    deny_state(ctx, field, &real, &shown)?;
+    Ok(Resolved { shown, real, at })
+}
+
+/// The state dir holds the journal, read records and job records: a tool that could write
+/// there could forge them (SPEC 23.6), also when the state dir is inside the root.
+fn deny_state(ctx: &Ctx, field: &str, real: &Path, shown: &str) -> Result<()> {
+    if real.starts_with(ctx.state_real()) {
+        return Err(ToolError::new(
+            Code::PathDenied,
+            format!("{shown} is inside loopr-tool's state directory, which no tool may touch"),
+        )
+        .with("path", shown)
+        .with("field", field)
+        .hint(
+            "The state directory holds the session's records; use session or undo to act on it.",
+        ));
     }
-    Ok(Resolved {
-        shown: ctx.show(&joined, Some(&real)),
-        real,
-    })
+    Ok(())
+}
+
+/// Resolves `given` to the directory entry it names, not to what a symlink there points at
+/// (SPEC 24.2: delete and move act on the last component itself). The parent is resolved as
+/// `resolve` does and must lie inside the root; the root itself is refused (`invalid_input`).
+pub fn resolve_entry(ctx: &Ctx, field: &str, given: &str) -> Result<Resolved> {
+    let path = Path::new(given);
+    // The root named by any spelling (`.`, `sub/..`, its absolute path) is the root itself,
+    // whatever its parent is.
+    let lexical = crate::context::normalize_lexically(&ctx.root.join(path));
+    if !given.is_empty() && (lexical == ctx.root || lexical == ctx.root_real) {
+        return Err(root_refused(field, "."));
+    }
+    // The last component itself: a link there is what is moved or deleted.
+    let resolved = resolve_with(ctx, field, given, false)?;
+    if resolved.real == ctx.root_real {
+        return Err(root_refused(field, &resolved.shown));
+    }
+    Ok(resolved)
+}
+
+fn root_refused(field: &str, shown: &str) -> ToolError {
+    ToolError::invalid(
+        field,
+        format!("{shown} is the sandbox root itself, which this tool never moves or deletes"),
+    )
+    .hint("Name a file or directory inside the root.")
 }
 
 #[cfg(test)]

@@ -19,6 +19,8 @@ use serde::Deserialize;
 use serde_json::json;
 use std::path::Path;
 
+mod ops;
+
 pub struct Undo;
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -32,8 +34,9 @@ pub struct Input {
 impl Tool for Undo {
     type Input = Input;
     const NAME: &'static str = "undo";
-    const SUMMARY: &'static str = "Undo this session's most recent write or edit";
-    const DESCRIPTION: &'static str = "Restores the file changed by this session's most recent write or edit (of `path`, when given) to what it held before; a file that change created is removed. \
+    const SUMMARY: &'static str =
+        "Undo this session's most recent change (write, edit, move, delete, mkdir)";
+    const DESCRIPTION: &'static str = "Takes back this session's most recent change (of `path`, when given): a write or edit gets the file's previous content back (a file it created is removed), a move is moved back, a delete restored from the trash, a mkdir's new directories removed. \
 Repeat to step further back (the last 50 changes are kept). Refuses with stale_read if the file has changed since that change, so nobody's later work is lost.";
     const POSITIONALS: &'static [&'static str] = &["path"];
     const EXAMPLES: &'static str = "  echo '{}' | loopr-tool undo\n  loopr-tool undo src/main.rs";
@@ -63,10 +66,16 @@ Repeat to step further back (the last 50 changes are kept). Refuses with stale_r
                 Code::NotFound,
                 format!("nothing to undo{what} in session {}", ctx.session),
             )
-            .hint("Only this session's writes and edits can be undone (the last 50)."));
+            .hint("Only this session's own changes can be undone (the last 50)."));
         };
         let real = Path::new(&entry.path).to_path_buf();
         let shown = ctx.show(&real, Some(&real));
+        check_entry(ctx, &entry)?;
+        if let Some(op) = &entry.op {
+            return ops::undo(ctx, &entry, op, &real, &shown);
+        }
+        // Every access from here goes through the checked handle (SPEC 23.5).
+        let target = sandbox::resolve(ctx, "path", &entry.path)?;
         let _locked = change::lock(ctx, &[&real])?;
 
         // The file must still be exactly what the change left.
@@ -97,7 +106,7 @@ Repeat to step further back (the last 50 changes are kept). Refuses with stale_r
         let blobs = lock.dir().join("undo");
         let (action, restored) = match &entry.previous {
             None => {
-                std::fs::remove_file(&real).map_err(|e| ToolError::io(&e, &shown, "removing"))?;
+                fsx::remove_resolved(&target).map_err(|e| ToolError::io(&e, &shown, "removing"))?;
                 ("removed", None)
             }
             Some(prev) => {
@@ -118,7 +127,7 @@ Repeat to step further back (the last 50 changes are kept). Refuses with stale_r
                     .with("path", shown.as_str())
                     .hint("Restore the file from version control or a backup."));
                 }
-                let fp = fsx::replace_with_mode(&real, &bytes, meta.as_ref(), Some(prev.mode))
+                let fp = fsx::replace_resolved(&target, &bytes, meta.as_ref(), Some(prev.mode))
                     .map_err(|e| ToolError::io(&e, &shown, "restoring"))?;
                 ("restored", Some((fp, bytes.len())))
             }
@@ -150,12 +159,58 @@ Repeat to step further back (the last 50 changes are kept). Refuses with stale_r
     }
 }
 
+/// Nothing read back from state is trusted (SPEC 23.6): every path of the entry must still
+/// resolve, through the sandbox as it is now, to itself (a directory swapped for a symlink since,
+/// or a journal forged to name a file elsewhere, is refused), and kept content is named only by
+/// names this binary makes (digits, dots), never a path.
+fn check_entry(ctx: &Ctx, entry: &Entry) -> Result<()> {
+    let mut paths = vec![entry.path.as_str()];
+    let mut names: Vec<&str> = vec![];
+    if let Some(blob) = entry.previous.as_ref().and_then(|p| p.blob.as_deref()) {
+        names.push(blob);
+    }
+    match &entry.op {
+        Some(journal::Op::Move { from, created, .. }) => {
+            paths.push(from);
+            paths.extend(created.iter().map(String::as_str));
+        }
+        Some(journal::Op::Mkdir { created }) => paths.extend(created.iter().map(String::as_str)),
+        Some(journal::Op::Delete { trash: Some(t) }) => names.push(t),
+        _ => {}
+    }
+    for p in paths {
+        let r = sandbox::resolve_entry(ctx, "path", p)?;
+        if r.real != Path::new(p) {
+            return Err(ToolError::new(
+                Code::OutsideRoot,
+                format!("{} no longer leads where the change was made (a directory on the way was replaced); nothing was undone", r.shown),
+            )
+            .with("path", r.shown.as_str()));
+        }
+    }
+    if let Some(bad) = names.iter().find(|n| {
+        n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit() || b == b'.') || n.starts_with('.')
+    }) {
+        return Err(ToolError::new(
+            Code::IoError,
+            format!("the undo journal names kept content {bad:?}, which loopr-tool never writes; nothing was undone"),
+        )
+        .hint("The session's state was changed by something else; `session reset` starts it afresh."));
+    }
+    Ok(())
+}
+
 /// The most recent entry, of `path` when given.
 fn latest(journal: &Journal, path: Option<&Path>) -> Option<Entry> {
     journal
         .entries
         .iter()
         .rev()
-        .find(|e| path.is_none_or(|p| Path::new(&e.path) == p))
+        .find(|e| {
+            path.is_none_or(|p| {
+                Path::new(&e.path) == p
+                    || matches!(&e.op, Some(journal::Op::Move { from, .. }) if Path::new(from) == p)
+            })
+        })
         .cloned()
 }

@@ -1,0 +1,175 @@
+//! JSON text to a `Value`, noticing duplicate keys (SPEC 16.2, 24.6).
+//!
+//! serde_json's `Value` keeps the last of two equal keys without a word, so
+//! `{"path": "a", "path": "b"}` would quietly read `b`. This builds the same `Value` through a
+//! visitor that remembers where the first duplicate was instead of failing at once: a batch
+//! parses all its elements in one pass and must fail only the element that holds it.
+
+use crate::error::ToolError;
+use serde::Deserialize;
+use serde::de::{self, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// A parsed document and the path of its first duplicate key (`path`, `input.path`,
+/// `edits[1].old_string`), if any.
+#[derive(Debug)]
+pub struct Parsed {
+    pub value: Value,
+    pub duplicate: Option<String>,
+}
+
+pub fn from_slice(bytes: &[u8]) -> serde_json::Result<Parsed> {
+    let Node(value, duplicate) = serde_json::from_slice(bytes)?;
+    Ok(Parsed { value, duplicate })
+}
+
+pub fn from_str(text: &str) -> serde_json::Result<Parsed> {
+    from_slice(text.as_bytes())
+}
+
+/// Parses an array whose elements are judged one by one: each comes with its own duplicate.
+pub fn array_from_str(text: &str) -> serde_json::Result<Vec<Parsed>> {
+    let nodes: Vec<Node> = serde_json::from_str(text)?;
+    Ok(nodes
+        .into_iter()
+        .map(|Node(value, duplicate)| Parsed { value, duplicate })
+        .collect())
+}
+
+/// `invalid_input` for a key given twice in one JSON object (SPEC 16.2, 24.6).
+pub fn duplicate_key(what: &str, field: &str) -> ToolError {
+    ToolError::invalid(field, format!("{what}: field `{field}` is given twice"))
+        .hint("Give each field once.")
+}
+
+/// A value and the relative path of the first duplicate key inside it.
+struct Node(Value, Option<String>);
+
+impl<'de> Deserialize<'de> for Node {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(NodeVisitor)
+    }
+}
+
+/// `key` then the path inside its value: `a.b`, `a[0]`.
+fn under_key(key: &str, inner: &str) -> String {
+    if inner.starts_with('[') {
+        format!("{key}{inner}")
+    } else {
+        format!("{key}.{inner}")
+    }
+}
+
+struct NodeVisitor;
+
+impl<'de> Visitor<'de> for NodeVisitor {
+    type Value = Node;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, b: bool) -> Result<Node, E> {
+        Ok(Node(Value::Bool(b), None))
+    }
+    fn visit_i64<E>(self, n: i64) -> Result<Node, E> {
+        Ok(Node(Value::from(n), None))
+    }
+    fn visit_u64<E>(self, n: u64) -> Result<Node, E> {
+        Ok(Node(Value::from(n), None))
+    }
+    fn visit_f64<E>(self, n: f64) -> Result<Node, E> {
+        Ok(Node(Value::from(n), None))
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Node, E> {
+        Ok(Node(Value::String(s.to_string()), None))
+    }
+    fn visit_string<E>(self, s: String) -> Result<Node, E> {
+        Ok(Node(Value::String(s), None))
+    }
+    fn visit_unit<E>(self) -> Result<Node, E> {
+        Ok(Node(Value::Null, None))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        let mut duplicate = None;
+        while let Some(Node(v, inner)) = seq.next_element()? {
+            if duplicate.is_none() {
+                duplicate = inner.map(|p| under_key(&format!("[{}]", items.len()), &p));
+            }
+            items.push(v);
+        }
+        Ok(Node(Value::Array(items), duplicate))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
+        let mut out = Map::new();
+        let mut duplicate = None;
+        while let Some(key) = map.next_key::<String>()? {
+            let Node(v, inner) = map.next_value()?;
+            if duplicate.is_none() {
+                duplicate = if out.contains_key(&key) {
+                    Some(key.clone())
+                } else {
+                    inner.map(|p| under_key(&key, &p))
+                };
+            }
+            out.insert(key, v);
+        }
+        Ok(Node(Value::Object(out), duplicate))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn dup(text: &str) -> Option<String> {
+        from_str(text).unwrap().duplicate
+    }
+
+    #[test]
+    fn the_value_is_what_serde_json_makes() {
+        let text = r#"{"a": [1, -2, 2.5, "x", null, true, {"b": {}}], "c": "\u00e9"}"#;
+        let ours = from_str(text).unwrap();
+        assert_eq!(ours.value, serde_json::from_str::<Value>(text).unwrap());
+        assert_eq!(ours.duplicate, None);
+    }
+
+    #[test]
+    fn the_first_duplicate_is_named_by_its_path() {
+        assert_eq!(
+            dup(r#"{"path": "a", "path": "b"}"#).as_deref(),
+            Some("path")
+        );
+        assert_eq!(
+            dup(r#"{"input": {"path": "a", "path": "b"}}"#).as_deref(),
+            Some("input.path")
+        );
+        assert_eq!(
+            dup(r#"{"edits": [{}, {"x": 1, "x": 2}], "z": 1, "z": 2}"#).as_deref(),
+            Some("edits[1].x")
+        );
+        assert_eq!(dup(r#"[[{"k": 1, "k": 1}]]"#).as_deref(), Some("[0][0].k"));
+        // The same key in two different objects is no duplicate.
+        assert_eq!(dup(r#"[{"k": 1}, {"k": 2}]"#), None);
+    }
+
+    #[test]
+    fn an_array_is_judged_element_by_element() {
+        let items = array_from_str(r#"[{"a": 1}, {"a": 1, "a": 2}, {"b": 3}]"#).unwrap();
+        let dups: Vec<Option<&str>> = items.iter().map(|p| p.duplicate.as_deref()).collect();
+        assert_eq!(dups, [None, Some("a"), None]);
+        assert_eq!(items[1].value, json!({"a": 2}));
+        assert!(array_from_str(r#"{"a": 1}"#).is_err(), "not an array");
+    }
+
+    #[test]
+    fn nesting_is_bounded_by_serde_json_recursion_limit() {
+        let deep = "[".repeat(100_000);
+        assert!(from_str(&deep).is_err(), "an error, not a stack overflow");
+    }
+}

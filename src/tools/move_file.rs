@@ -1,0 +1,166 @@
+//! `move` (SPEC 18.1, 24.2): rename a file, link or directory inside the root, journaled so
+//! `undo` moves it back (and restores a file it overwrote). Read records move with the file.
+
+use crate::change;
+use crate::context::Ctx;
+use crate::envelope::Success;
+use crate::error::{Result, ToolError};
+use crate::fsx;
+use crate::journal::{self, Before, Op};
+use crate::reads::{self, Fingerprint};
+use crate::sandbox;
+use crate::state::StateLock;
+use crate::tool::{Hints, Tool};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::json;
+use std::os::unix::fs::MetadataExt;
+
+pub struct Move;
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Input {
+    /// What to move: a file, a symlink (moved as a link) or a directory (moved whole).
+    #[serde(alias = "source")]
+    pub from: String,
+    /// Where it goes; missing parent directories are created.
+    #[serde(alias = "destination")]
+    pub to: String,
+    /// Replace an existing file at `to` (never a directory); that file must have been read.
+    #[schemars(extend("default" = false))]
+    pub overwrite: Option<bool>,
+}
+
+impl Tool for Move {
+    type Input = Input;
+    const NAME: &'static str = "move";
+    const SUMMARY: &'static str = "Move or rename a file or directory (undoable)";
+    const DESCRIPTION: &'static str = "Moves or renames a file, symlink or directory inside the root, creating missing parent directories of `to`. \
+An existing `to` is an error unless `overwrite: true` (files only, and that file must have been read in this session and be unchanged). \
+Read records follow the file, so a moved file can be edited at its new path without reading it again. Can be undone. Prefer this over `run` with `mv`.";
+    const EXAMPLES: &'static str = "  loopr-tool move --from src/old.rs --to src/new.rs\n  echo '{\"from\": \"a.txt\", \"to\": \"b.txt\", \"overwrite\": true}' | loopr-tool move";
+    const HINTS: Hints = Hints::DESTRUCTIVE;
+
+    fn read_only(_: &Input) -> bool {
+        false
+    }
+
+    fn run(ctx: &Ctx, input: Input) -> Result<Success> {
+        let from = sandbox::resolve_entry(ctx, "from", &input.from)?;
+        let to = sandbox::resolve_entry(ctx, "to", &input.to)?;
+        let (fs, ts) = (from.shown.as_str(), to.shown.as_str());
+        if from.real == to.real {
+            return Err(ToolError::invalid(
+                "to",
+                format!("{ts} is the same path as from"),
+            ));
+        }
+        if to.real.starts_with(&from.real) {
+            return Err(ToolError::invalid(
+                "to",
+                format!("cannot move {fs} into itself ({ts})"),
+            ));
+        }
+        let locked = change::lock(ctx, &[&from.real, &to.real])?;
+        let meta =
+            std::fs::symlink_metadata(&from.real).map_err(|e| ToolError::io(&e, fs, "moving"))?;
+        let overwrite = input.overwrite.unwrap_or(false);
+        let existing = match std::fs::symlink_metadata(&to.real) {
+            Ok(m) => Some(m),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(ToolError::io(&e, ts, "moving to")),
+        };
+        // What an overwritten target held, kept for undo.
+        let mut old: Option<Vec<u8>> = None;
+        if let Some(dst) = &existing {
+            if dst.is_dir() {
+                return Err(ToolError::is_directory(ts)
+                    .hint("move never replaces a directory; choose another name inside it or move it away first."));
+            }
+            if !overwrite {
+                return Err(ToolError::invalid(
+                    "to",
+                    format!("{ts} already exists; nothing was moved"),
+                )
+                .hint("Pass overwrite: true to replace that file (read it first), or choose another name."));
+            }
+            if meta.is_dir() {
+                return Err(ToolError::invalid(
+                    "to",
+                    format!("{ts} is a file; a directory cannot replace a file"),
+                ));
+            }
+            if dst.is_file() {
+                let bytes =
+                    std::fs::read(&to.real).map_err(|e| ToolError::io(&e, ts, "reading"))?;
+                locked.require_fresh(&to.real, ts, &Fingerprint::of_bytes(&bytes, dst))?;
+                old = Some(bytes);
+            }
+        }
+
+        // The overwritten file's blob is linked before the rename, while it still has a name.
+        let kept = match (&existing, &old) {
+            (Some(dst), Some(bytes)) => {
+                journal::keep(ctx, &to.real, dst, xxhash_rust::xxh3::xxh3_64(bytes))
+            }
+            _ => None,
+        };
+        let created: Vec<String> = fsx::move_resolved(&from, &to)
+            .map_err(|e| ToolError::io(&e, fs, "moving"))?
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect();
+        for dir in [from.real.parent(), to.real.parent()].into_iter().flatten() {
+            fsx::sync_dir(dir);
+        }
+        let after = if meta.is_file() {
+            Fingerprint::of_file(&to.real).ok()
+        } else {
+            None
+        };
+        let before = match (&existing, &old) {
+            (Some(dst), Some(bytes)) => Before::Content {
+                bytes,
+                mode: dst.mode() & 0o7777,
+                kept,
+            },
+            _ => Before::Absent,
+        };
+        let op = Op::Move {
+            from: from.real.to_string_lossy().into_owned(),
+            from_shown: fs.to_string(),
+            dir: meta.is_dir(),
+            created,
+        };
+        let moved = StateLock::acquire(ctx)
+            .and_then(|lock| reads::move_prefix(&lock, &from.real, &to.real));
+        if let Err(e) = moved {
+            ctx.warn(format!(
+                "the read records could not follow the move: {}",
+                e.message
+            ));
+        }
+        // Content moves as it was: the read record (if any) moved with it above.
+        change::remember(
+            ctx,
+            "move",
+            &to,
+            before,
+            Some(op),
+            after.unwrap_or_default(),
+            &[],
+        );
+        drop(locked);
+        let overwrote = existing.is_some();
+        let note = if overwrote {
+            " (replaced the file there)"
+        } else {
+            ""
+        };
+        Ok(Success::new(
+            format!("Moved {fs} to {ts}{note}\n"),
+            json!({"from": fs, "to": ts, "overwrote": overwrote}),
+        ))
+    }
+}
