@@ -19,9 +19,32 @@ pub trait Data: Send {
     fn write_json(self: Box<Self>, out: &mut dyn Write, warnings: &[String]) -> io::Result<()>;
     /// The same as a `Value`: for `--pretty`, whose indentation must continue the envelope's.
     fn into_value(self: Box<Self>, warnings: &[String]) -> Value;
+    /// Takes out an image the result carries (`data.image` with `mime` and `base64`, SPEC
+    /// 18.2), for protocols that send it as an image block of its own (mcp, 22.1): the
+    /// base64 then leaves `data`, which keeps the image's other fields (24.7).
+    fn take_image(&mut self) -> Option<Image> {
+        None
+    }
+}
+
+/// An image for a protocol's image block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Image {
+    pub mime: String,
+    pub base64: String,
 }
 
 impl Data for Value {
+    fn take_image(&mut self) -> Option<Image> {
+        let image = self.get_mut("image")?.as_object_mut()?;
+        let mime = image.get("mime")?.as_str()?.to_string();
+        image.get("base64")?.as_str()?;
+        let Some(Value::String(base64)) = image.remove("base64") else {
+            return None;
+        };
+        Some(Image { mime, base64 })
+    }
+
     fn write_json(self: Box<Self>, out: &mut dyn Write, warnings: &[String]) -> io::Result<()> {
         Ok(serde_json::to_writer(out, &self.into_value(warnings))?)
     }

@@ -143,10 +143,42 @@ fn load(path: &Path) -> Option<Stored> {
     serde_json::from_slice(&std::fs::read(path).ok()?).ok()
 }
 
-/// Records that this session has seen `real` as `fp` (after a read, write or edit).
+/// Records that this session has seen `real` as `fp` (after a read, write or edit). A record
+/// that already says exactly this is left as it is: reading a file again costs a lookup, not a
+/// write (`read_at` is then when the session first saw this content).
 pub fn record(lock: &StateLock, real: &Path, fp: Fingerprint) -> Result<()> {
+    if get(lock, real).is_some_and(|r| r.fingerprint == fp) {
+        return Ok(());
+    }
     store(
         &dir_of(lock),
+        &Stored {
+            path: key(real),
+            record: Record {
+                fingerprint: fp,
+                read_at: crate::state::now(),
+            },
+        },
+    )
+}
+
+/// `record` for a `read`, without the session's state lock: a record is one file replaced on
+/// its own, so nothing is read-modified-written and nothing can be lost — and parallel reads
+/// (batch, mcp) no longer queue on the lock. A session still holding a legacy `reads.json`
+/// takes the locked path once, which migrates it.
+pub fn record_read(ctx: &Ctx, real: &Path, fp: Fingerprint) -> Result<()> {
+    let session = crate::state::session_dir(ctx);
+    if std::fs::symlink_metadata(session.join(FILE)).is_ok() {
+        let lock = StateLock::acquire(ctx)?;
+        return record(&lock, real, fp);
+    }
+    let dir = session.join(DIR);
+    let path = dir.join(name_of(real));
+    if load(&path).is_some_and(|s| s.path == key(real) && s.record.fingerprint == fp) {
+        return Ok(());
+    }
+    store(
+        &dir,
         &Stored {
             path: key(real),
             record: Record {
@@ -191,13 +223,6 @@ pub fn clear(lock: &StateLock) -> Result<usize> {
 
 fn key(real: &Path) -> String {
     real.to_string_lossy().into_owned()
-}
-
-/// Records several files (read's `paths`) under the one lock the caller holds.
-pub fn record_all(lock: &StateLock, files: &[(std::path::PathBuf, Fingerprint)]) -> Result<()> {
-    files
-        .iter()
-        .try_for_each(|(real, fp)| record(lock, real, *fp))
 }
 
 /// Records move with their files (move, and its undo): `from`, and everything below it when it

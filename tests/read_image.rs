@@ -276,3 +276,30 @@ fn huge_images_are_too_large() {
     out.assert_err("too_large");
     assert_eq!(out.json["error"]["limit"], 64 * 1024 * 1024);
 }
+
+#[test]
+fn through_mcp_the_image_follows_the_text_as_an_image_block() {
+    let env = Env::new();
+    let png = encode(&gradient(6, 5), ImageFormat::Png);
+    env.write_file("a.png", &png);
+    let call = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+                      "params": {"name": "read", "arguments": {"path": "a.png"}}});
+    let out = env.run(&["mcp"], &format!("{call}\n"));
+    let reply: Value = out
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|m| m["id"] == 7)
+        .expect("an answer to the call");
+    let content = reply["result"]["content"].as_array().unwrap();
+    assert_eq!(content[0]["type"], "text");
+    assert!(
+        content[0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("Image a.png: PNG, 6x5, ")
+    );
+    assert_eq!(content[1]["type"], "image");
+    assert_eq!(content[1]["mimeType"], "image/png");
+    assert_eq!(unbase64(content[1]["data"].as_str().unwrap()), png);
+}

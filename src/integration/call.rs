@@ -75,8 +75,28 @@ impl Reply {
             return self.env.into_value(self.id);
         }
         let id = self.id.unwrap_or(Value::Null);
-        let (ok, output) = (self.env.ok, self.env.output);
+        let mut env = self.env;
+        let image = match &mut env.body {
+            crate::envelope::Body::Data { data, .. } if format == ResultFormat::Anthropic => {
+                data.take_image()
+            }
+            _ => None,
+        };
+        let (ok, output) = (env.ok, env.output);
         match (format, self.shape) {
+            // An image goes after the text as an image block (SPEC 22.3).
+            (ResultFormat::Anthropic, _) if image.is_some() => {
+                let img = image.expect("checked");
+                json!({
+                    "type": "tool_result",
+                    "tool_use_id": id,
+                    "content": [
+                        {"type": "text", "text": output},
+                        {"type": "image", "source": {"type": "base64", "media_type": img.mime, "data": img.base64}},
+                    ],
+                    "is_error": !ok,
+                })
+            }
             (ResultFormat::Anthropic, _) => json!({
                 "type": "tool_result",
                 "tool_use_id": id,

@@ -61,6 +61,72 @@ struct Server {
     in_flight: Mutex<HashMap<String, Arc<Control>>>,
     /// Signalled each time a call leaves `in_flight`.
     answered: Condvar,
+    pool: Pool,
+}
+
+type Job = Box<dyn FnOnce() + Send>;
+
+/// Threads that run calls, kept between calls: a thread per call cost ~15% of a 2 KB read's
+/// time in the server. A call never waits for a free thread (a new one starts when none is
+/// idle), so a long `run` never holds a read back; an idle thread leaves after a minute.
+struct Pool {
+    jobs: Mutex<mpsc::Sender<Job>>,
+    queue: Arc<Mutex<mpsc::Receiver<Job>>>,
+    idle: Arc<AtomicU64>,
+}
+
+impl Pool {
+    fn new() -> Pool {
+        let (tx, rx) = mpsc::channel();
+        Pool {
+            jobs: Mutex::new(tx),
+            queue: Arc::new(Mutex::new(rx)),
+            idle: Arc::new(AtomicU64::new(0)),
+        }
+    }
+
+    fn run(&self, job: Job) {
+        // Claim an idle thread, or start one.
+        let claimed = self
+            .idle
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+            .is_ok();
+        if !claimed {
+            let (queue, idle) = (self.queue.clone(), self.idle.clone());
+            std::thread::spawn(move || worker(&queue, &idle));
+        }
+        let _ = self
+            .jobs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .send(job);
+    }
+}
+
+/// Runs jobs until none comes for a minute. A worker counts itself idle only between jobs; the
+/// dispatcher's claim takes one off that count, so each job is matched to a thread.
+fn worker(queue: &Mutex<mpsc::Receiver<Job>>, idle: &AtomicU64) {
+    loop {
+        let job = queue
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .recv_timeout(Duration::from_secs(60));
+        match job {
+            Ok(job) => {
+                job();
+                idle.fetch_add(1, Ordering::SeqCst);
+            }
+            Err(_) => {
+                // Leave only if no job was promised to this idle slot meanwhile.
+                if idle
+                    .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+                    .is_ok()
+                {
+                    return;
+                }
+            }
+        }
+    }
 }
 
 /// Serves until EOF. Returns the process exit status.
@@ -77,6 +143,7 @@ pub fn serve(g: &Globals, structured: bool) -> i32 {
         next_request: AtomicU64::new(1),
         in_flight: Mutex::new(HashMap::new()),
         answered: Condvar::new(),
+        pool: Pool::new(),
     });
     let mut stdin = std::io::stdin().lock();
     let mut line = Vec::new();
@@ -422,7 +489,7 @@ impl Server {
             control,
             stateless,
         };
-        std::thread::spawn(move || server.run_call(work));
+        self.pool.run(Box::new(move || server.run_call(work)));
     }
 
     fn run_call(self: Arc<Self>, c: Call) {

@@ -79,11 +79,25 @@ fn write_tool_result(
     structured: bool,
     stateless: bool,
 ) -> io::Result<()> {
+    let mut env = env;
+    let image = match &mut env.body {
+        Body::Data { data, .. } => data.take_image(),
+        Body::Error { .. } => None,
+    };
     out.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":")?;
     serde_json::to_writer(&mut *out, id)?;
     out.write_all(b",\"result\":{\"content\":[{\"type\":\"text\",\"text\":")?;
     serde_json::to_writer(&mut *out, &env.output)?;
-    write!(out, "}}],\"isError\":{}", !env.ok)?;
+    out.write_all(b"}")?;
+    // An image goes after the text, as its own block (SPEC 18.2, 22.1).
+    if let Some(img) = &image {
+        out.write_all(b",{\"type\":\"image\",\"data\":")?;
+        serde_json::to_writer(&mut *out, &img.base64)?;
+        out.write_all(b",\"mimeType\":")?;
+        serde_json::to_writer(&mut *out, &img.mime)?;
+        out.write_all(b"}")?;
+    }
+    write!(out, "],\"isError\":{}", !env.ok)?;
     if stateless {
         out.write_all(b",\"resultType\":\"complete\"")?;
     }
@@ -180,5 +194,27 @@ mod tests {
             f["result"]["structuredContent"]["error"]["code"],
             "not_found"
         );
+    }
+
+    #[test]
+    fn an_image_is_its_own_block_and_leaves_structured_content() {
+        let img = || {
+            let data = json!({"path": "a.png", "image": {"mime": "image/png", "width": 2, "height": 1, "bytes": 4, "base64": "AAAA"}});
+            Envelope::success(
+                "read",
+                Success::new("Image a.png: PNG, 2x1, 4 B\n".into(), data),
+                &[],
+            )
+        };
+        let r = written(img(), true, false);
+        assert_eq!(
+            r["result"]["content"][1],
+            json!({"type": "image", "data": "AAAA", "mimeType": "image/png"})
+        );
+        let image = &r["result"]["structuredContent"]["data"]["image"];
+        assert_eq!(image["width"], 2);
+        assert!(image.get("base64").is_none());
+        let plain = written(img(), false, false);
+        assert_eq!(plain["result"]["content"].as_array().unwrap().len(), 2);
     }
 }

@@ -17,7 +17,6 @@ use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Result, ToolError};
 use crate::reads::{self, Fingerprint};
-use crate::state::StateLock;
 use crate::text::Want;
 use crate::tool::{Hints, Tool};
 use detect::Format;
@@ -244,10 +243,12 @@ fn read_one(ctx: &Ctx, field: &str, path: &str, req: &Request, cap: usize) -> Re
     }
 }
 
-/// Records what this call read, under one state lock.
+/// Records what this call read: each record is its own file, written without the session's
+/// lock, and one that already says the same is left alone (reads::record_read).
 fn record(ctx: &Ctx, files: &[(PathBuf, Fingerprint)]) -> Result<()> {
-    let lock = StateLock::acquire(ctx)?;
-    reads::record_all(&lock, files)
+    files
+        .iter()
+        .try_for_each(|(real, fp)| reads::record_read(ctx, real, *fp))
 }
 
 /// Room kept for the last line that names the first file not shown.
