@@ -155,7 +155,7 @@ _loopr__tool() {
 
     case "${cmd}" in
         loopr__tool)
-            opts="-h -V --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help --version read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help"
+            opts="-h -V --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --sandbox --format --pretty --help --version read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -171,6 +171,10 @@ _loopr__tool() {
                     ;;
                 --state-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "none workspace-write read-only" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -1109,7 +1113,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__run)
-            opts="-h --command --timeout-ms --cwd --env --stdin --background --no-background --network --description --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            opts="-h --command --timeout-ms --cwd --env --stdin --background --no-background --network --sandbox --sandbox-fallback --description --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1137,6 +1141,14 @@ _loopr__tool() {
                     ;;
                 --network)
                     COMPREPLY=($(compgen -W "inherit none" -- "${cur}"))
+                    return 0
+                    ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "none workspace-write read-only" -- "${cur}"))
+                    return 0
+                    ;;
+                --sandbox-fallback)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --description)

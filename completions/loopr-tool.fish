@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_loopr_tool_global_optspecs
-    string join \n root= session= state-dir= no-sandbox no-read-check allow-private allow-dangerous format= pretty h/help V/version
+    string join \n root= session= state-dir= no-sandbox no-read-check allow-private allow-dangerous sandbox= format= pretty h/help V/version
 end
 
 function __fish_loopr_tool_needs_command
@@ -27,6 +27,9 @@ end
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l sandbox -d 'The weakest sandbox run may use, a floor for its `sandbox` field; give it before the tool\'s name [env: LOOPR_RUN_SANDBOX] [default: none]' -r -f -a "none\t''
+workspace-write\t''
+read-only\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
@@ -290,8 +293,12 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l timeout-ms
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l cwd -d 'Working directory, inside the sandbox. Default: the root.' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l env -d 'Extra environment variables (they may override the non-interactive defaults).' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l stdin -d 'Text fed to the command\'s stdin. Without it stdin is /dev/null, so nothing waits for input.' -r
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l network -d '`inherit` (default) or `none`: no network at all, only a private loopback. [default: inherit]' -r -f -a "inherit\t''
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l network -d '`inherit` (default) or `none`: no network, only a private loopback. Unix sockets that are files (e.g. /var/run/docker.sock) are not network: they stay reachable. [default: inherit]' -r -f -a "inherit\t''
 none\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l sandbox -d '`none` (default), `workspace-write` (writes only under the root, a private TMPDIR and /dev/null; reads anywhere) or `read-only` (no writes but /dev/null), enforced by the kernel (Landlock). Where the kernel cannot, the call fails with sandbox_unavailable. [default: none]' -r -f -a "none\t''
+workspace-write\t''
+read-only\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l sandbox-fallback -d '`none`: where the kernel cannot enforce `sandbox`, run without it (with a warning) instead of failing. Not allowed when loopr-tool was started with a --sandbox floor.' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l description -d 'A few words on what the command is for, shown in the output and in `jobs`.' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r

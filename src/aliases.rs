@@ -26,7 +26,7 @@ const PROMPT: (&str, &str) = (
 );
 const NO_SANDBOX: (&str, &str) = (
     "dangerouslyDisableSandbox",
-    "`dangerouslyDisableSandbox` was ignored: run has no sandbox to disable (see --allow-dangerous)",
+    "`dangerouslyDisableSandbox` was ignored: run's sandbox is chosen by its `sandbox` field, within the --sandbox floor, never lifted by a call",
 );
 const RUN_RENAMES: &[(&str, &str)] = &[("timeout", "timeout_ms")];
 

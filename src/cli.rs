@@ -18,7 +18,13 @@ use serde_json::{Map, Value};
 use std::path::PathBuf;
 
 /// Global options that take a value (the only ones whose next word is not the tool's name).
-const VALUE_GLOBALS: &[&str] = &["--root", "--session", "--state-dir", "--format"];
+const VALUE_GLOBALS: &[&str] = &[
+    "--root",
+    "--session",
+    "--state-dir",
+    "--format",
+    "--sandbox",
+];
 
 pub const ABOUT: &str =
     "File, search, web and shell tools for LLM coding agents: JSON in on stdin, JSON out on stdout";
@@ -42,6 +48,9 @@ fn base_command() -> Command {
         .arg(global(Arg::new("no-read-check").long("no-read-check").action(ArgAction::SetTrue).help("write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]")))
         .arg(global(Arg::new("allow-private").long("allow-private").action(ArgAction::SetTrue).help("fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]")))
         .arg(global(Arg::new("allow-dangerous").long("allow-dangerous").action(ArgAction::SetTrue).help("run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]")))
+        // Not global: after the tool's name, `--sandbox` is run's own field, which must never
+        // be able to lower this floor.
+        .arg(Arg::new("sandbox").long("sandbox").value_name("MODE").value_parser(["none", "workspace-write", "read-only"]).help_heading("Global options").help("The weakest sandbox run may use, a floor for its `sandbox` field; give it before the tool's name [env: LOOPR_RUN_SANDBOX] [default: none]"))
         .arg(global(Arg::new("format").long("format").value_name("FORMAT").value_parser(["json", "text"]).help("json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]")))
         .arg(global(Arg::new("pretty").long("pretty").action(ArgAction::SetTrue).help("Indent the JSON")))
 }
@@ -293,6 +302,15 @@ fn env_value(var: &str) -> Option<String> {
 fn globals(m: &ArgMatches) -> Result<Globals> {
     let flag_or_env =
         |id: &str, var: &str| m.get_one::<String>(id).cloned().or_else(|| env_value(var));
+    let run_sandbox = flag_or_env("sandbox", "LOOPR_RUN_SANDBOX");
+    if let Some(m) = run_sandbox
+        .as_deref()
+        .filter(|m| !["none", "workspace-write", "read-only"].contains(m))
+    {
+        return Err(ToolError::usage(format!(
+            "LOOPR_RUN_SANDBOX={m:?}: use none, workspace-write or read-only"
+        )));
+    }
     let format = match flag_or_env("format", "LOOPR_FORMAT").as_deref() {
         None | Some("json") => Format::Json,
         Some("text") => Format::Text,
@@ -310,6 +328,7 @@ fn globals(m: &ArgMatches) -> Result<Globals> {
         no_read_check: m.get_flag("no-read-check") || env_flag("LOOPR_NO_READ_CHECK")?,
         allow_private: m.get_flag("allow-private") || env_flag("LOOPR_FETCH_ALLOW_PRIVATE")?,
         allow_dangerous: m.get_flag("allow-dangerous") || env_flag("LOOPR_ALLOW_DANGEROUS")?,
+        run_sandbox,
         format,
         pretty: m.get_flag("pretty"),
     })
@@ -406,6 +425,9 @@ pub fn run(args: Vec<String>) -> i32 {
     }
     if word.as_deref() == Some(crate::tools::run::supervisor::COMMAND) && args.len() == 2 {
         return crate::tools::run::supervisor::main();
+    }
+    if word.as_deref() == Some(crate::tools::run::keeper::COMMAND) && args.len() == 2 {
+        return crate::tools::run::keeper::main();
     }
     if word.as_deref() == Some("generate") {
         let cmd = base_command().subcommand(crate::generate::command());

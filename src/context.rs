@@ -18,6 +18,9 @@ pub struct Globals {
     pub no_read_check: bool,
     pub allow_private: bool,
     pub allow_dangerous: bool,
+    /// run's sandbox floor (`--sandbox`, SPEC 23.4, 24.6): `workspace-write` or `read-only`;
+    /// None or `none` sets none.
+    pub run_sandbox: Option<String>,
     pub format: Format,
     pub pretty: bool,
 }
@@ -34,6 +37,8 @@ pub struct Ctx {
     pub read_check: bool,
     pub allow_private: bool,
     pub allow_dangerous: bool,
+    /// run's sandbox floor, as `--sandbox` gave it (checked by the cli).
+    pub run_sandbox: Option<String>,
     /// How long a state or file lock may be waited for (SPEC §2.2: 10 s).
     pub lock_wait: Duration,
     /// Cancellation and progress, shared with whoever started the call (mcp).
@@ -141,6 +146,7 @@ impl Ctx {
             read_check: !g.no_read_check,
             allow_private: g.allow_private,
             allow_dangerous: g.allow_dangerous,
+            run_sandbox: g.run_sandbox.clone(),
             lock_wait,
             control,
             state_real: std::cell::OnceCell::new(),

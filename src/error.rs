@@ -41,6 +41,7 @@ pub enum Code {
     IoError,
     InternalError,
     PathDenied,
+    SandboxUnavailable,
 }
 
 impl Code {
@@ -75,6 +76,7 @@ impl Code {
             Code::IoError => "io_error",
             Code::InternalError => "internal_error",
             Code::PathDenied => "path_denied",
+            Code::SandboxUnavailable => "sandbox_unavailable",
         }
     }
 

@@ -205,3 +205,84 @@ fn xxh3(b: &[u8]) -> u64 {
     assert!(b.is_empty());
     0x2d06_8005_38d3_94c2
 }
+
+/// The start time of `pid` (field 22 of /proc/PID/stat), as the job records keep it.
+fn start_of(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let rest = stat.rsplit_once(')').unwrap().1;
+    rest.split_ascii_whitespace()
+        .nth(19)
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+fn alive_with(marker: &str) -> usize {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
+        .filter(|e| {
+            std::fs::read(e.path().join("environ"))
+                .is_ok_and(|b| b.windows(marker.len()).any(|w| w == marker.as_bytes()))
+        })
+        .filter(|e| {
+            std::fs::read_to_string(e.path().join("stat")).is_ok_and(|s| {
+                !s.rsplit(')')
+                    .next()
+                    .unwrap_or("")
+                    .trim_start()
+                    .starts_with('Z')
+            })
+        })
+        .count()
+}
+
+#[test]
+fn a_forged_job_record_signals_no_foreign_process() {
+    let env = Env::new();
+    let marker = format!("LOOPR_VICTIM_{}", std::process::id());
+    // The victim: a process tree this test owns, not loopr-tool's.
+    let mut victim = std::process::Command::new("sh")
+        .args(["-c", "sleep 60 & sleep 60; wait"])
+        .env(&marker, "1")
+        .spawn()
+        .unwrap();
+    let stop = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while alive_with(&marker) < 3 {
+        assert!(std::time::Instant::now() < stop, "the victim did not start");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let owner = json!({"pid": victim.id(), "start": start_of(victim.id())});
+    let sd = env.session_dir("default");
+    std::fs::create_dir_all(&sd).unwrap();
+    std::fs::write(
+        sd.join("jobs.json"),
+        json!({"next_id": 2, "jobs": [{
+            "id": "1", "command": "sleep 60", "description": null, "cwd": ".", "background": true,
+            "started_at": "2026-01-01T00:00:00.000Z", "started_ms": 0, "state": "running",
+            "exit_code": null, "signal": null, "duration_ms": null, "output_bytes": null,
+            "owner": owner, "keeper": owner,
+        }]})
+        .to_string(),
+    )
+    .unwrap();
+    env.call("jobs", json!({"action": "kill", "id": "1"}));
+    env.call("session", json!({"action": "reset"}));
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let left = alive_with(&marker);
+    let _ = victim.kill();
+    let _ = victim.wait();
+    assert_eq!(left, 3, "a forged record signalled the victim's tree");
+}
+
+#[test]
+fn run_logs_are_private() {
+    let env = Env::new();
+    let out = env.call("run", json!({"command": "echo secret"}));
+    out.assert_ok();
+    let log = PathBuf::from(out.data()["log"].as_str().unwrap());
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&log), 0o600);
+    assert_eq!(mode(log.parent().unwrap()), 0o700);
+}

@@ -9,17 +9,15 @@ use crate::error::{Code, Result, ToolError};
 use crate::state::{self, StateLock};
 use crate::tool::{Effect, Hints, Tool};
 use crate::tools::run::clean::{Cleaner, WholeLines};
-use crate::tools::run::proc::{self, ProcId};
 use crate::tools::run::record::{self, Job, State};
+use crate::tools::run::runtime;
 use crate::tools::run::{one_line, secs};
 use grep_matcher::Matcher;
 use grep_regex::RegexMatcher;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use std::collections::HashSet;
 use std::io::{Read, Seek, SeekFrom};
-use std::os::fd::AsRawFd;
 use std::time::{Duration, Instant};
 
 pub struct Jobs;
@@ -264,24 +262,7 @@ fn wait_for_end(ctx: &Ctx, job: Job, timeout: Duration) -> Result<Job> {
                 job.id
             ));
         }
-        // A supervisor exits right after recording the end: its pidfd wakes us at once. A
-        // foreground owner lives on (or there are no pidfds): look every 50 ms.
-        let exit_fd = job
-            .owner
-            .filter(|o| job.background && o.alive())
-            .and_then(|o| proc::exit_fd(o.pid).filter(|_| o.alive()));
-        match exit_fd {
-            Some(fd) => {
-                let mut p = libc::pollfd {
-                    fd: fd.as_raw_fd(),
-                    events: libc::POLLIN,
-                    revents: 0,
-                };
-                // SAFETY: one valid pollfd.
-                unsafe { libc::poll(&mut p, 1, left.as_millis().min(i32::MAX as u128) as i32) };
-            }
-            None => std::thread::sleep(left.min(Duration::from_millis(50))),
-        }
+        runtime::nap(&job, left);
         job = find(ctx, &job.id)?;
     }
     Ok(job)
@@ -472,14 +453,25 @@ pub fn page(
 fn kill(ctx: &Ctx, id: &str) -> Result<Success> {
     let job = find(ctx, id)?;
     if job.state != State::Running {
-        let out = format!(
-            "Job {} had already ended ({}); nothing to kill\n",
-            job.id,
-            job.state_text()
-        );
-        return Ok(Success::new(out, item(&job)));
+        let left = runtime::end_left_behind(ctx, &job);
+        let out = if left > 0 {
+            format!(
+                "Job {} had already ended ({}), but {left} process(es) it left were still running; they were ended\n",
+                job.id,
+                job.state_text()
+            )
+        } else {
+            format!(
+                "Job {} had already ended ({}); nothing to kill\n",
+                job.id,
+                job.state_text()
+            )
+        };
+        let mut data = item(&job);
+        data["processes_ended"] = json!(left);
+        return Ok(Success::new(out, data));
     }
-    let ended = end_job(ctx, &job)?;
+    let ended = runtime::end_job(ctx, &job)?;
     let job = find(ctx, id)?;
     let mut out = format!("Killed job {}: {}\n", job.id, job.label());
     out.push_str(&format!("{} process(es) ended\n", ended));
@@ -489,46 +481,8 @@ fn kill(ctx: &Ctx, id: &str) -> Result<Success> {
     Ok(Success::new(out, data))
 }
 
-/// Ends a running job's tree and waits (bounded) for its owner to record the end. Returns how
-/// many processes were signalled.
-pub fn end_job(ctx: &Ctx, job: &Job) -> Result<usize> {
-    record::update(ctx, &job.id, |j| j.kill_requested = true)?;
-    let Some(owner) = job.owner.filter(|o| o.alive()) else {
-        return Ok(0); // load_settled records it as killed
-    };
-    if owner == ProcId::me() {
-        return Ok(0); // our own foreground run cannot be waiting: we are here
-    }
-    let mut seen = HashSet::new();
-    proc::signal_descendants(owner.pid, libc::SIGTERM, &mut seen);
-    let settled = |ctx: &Ctx| record::peek(ctx, &job.id).is_none_or(|j| j.state != State::Running);
-    let stop = Instant::now() + Duration::from_secs(2);
-    while !settled(ctx) && Instant::now() < stop && owner.alive() {
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    if !settled(ctx) && owner.alive() {
-        let stop = Instant::now() + Duration::from_secs(5);
-        while !settled(ctx) && Instant::now() < stop && owner.alive() {
-            proc::signal_descendants(owner.pid, libc::SIGKILL, &mut seen);
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-    Ok(seen.len())
-}
-
-/// Ends every running job of the session (`session reset`). Returns how many.
-pub fn end_all(ctx: &Ctx) -> Result<usize> {
-    let jobs = {
-        let lock = StateLock::acquire(ctx)?;
-        record::load_settled(&lock)?
-    };
-    let mut n = 0;
-    for j in jobs.jobs.iter().filter(|j| j.state == State::Running) {
-        end_job(ctx, j)?;
-        n += 1;
-    }
-    Ok(n)
-}
+/// `session reset` ends the session's jobs through run's runtime.
+pub use crate::tools::run::runtime::end_all;
 
 /// Running jobs of the session (for `session show`).
 pub fn running(lock: &StateLock) -> Result<usize> {

@@ -1,18 +1,24 @@
-//! Running one command to its end (SPEC §15): the shell in its own session with one pipe for
-//! stdout and stderr, this process as the child subreaper, and a loop that reads output, notices
-//! the shell's exit, drains, and ends whatever is left — at the timeout, after the shell exits,
-//! or when `jobs kill` ended the shell.
+//! Running one command to its end (SPEC §15, 23.7): the keeper (keeper.rs) starts the shell in
+//! a session of its own with one pipe for stdout and stderr; this process is a child subreaper
+//! too, and its loop reads output, hears the shell's exit from the keeper, drains, and ends
+//! whatever is left — at the timeout, after the shell exits, when `jobs kill` ended the shell,
+//! when the call was cancelled, or when this process got SIGTERM, SIGINT or SIGHUP.
 //!
-//! The same loop serves a foreground `run` (this process is the subreaper) and a background job
-//! (its supervisor process is).
+//! The same loop serves a foreground `run` (this process is the keeper's parent) and a
+//! background job (its supervisor is).
 
 use super::capture::Capture;
+use super::confine::Confinement;
+use super::keeper::{self, Order, Refusal, timespec};
 use super::proc::{self, Exit, ProcId};
+use super::signals::{self, Trap};
 use crate::control::Control;
+use rustix::event::{PollFd, PollFlags, poll};
+use rustix::process::Signal;
 use std::collections::HashSet;
-use std::ffi::CString;
 use std::io::{Read, Write};
-use std::os::fd::{AsFd, AsRawFd};
+use std::os::fd::AsRawFd;
+use std::os::unix::net::UnixStream;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -29,8 +35,10 @@ pub struct Spec {
     pub cwd: PathBuf,
     pub env: Vec<(String, String)>,
     pub stdin: Option<String>,
-    pub network_none: bool,
     pub timeout_ms: Option<u64>,
+    pub confine: Confinement,
+    /// `workspace-write`'s private TMPDIR, removed when the command is over.
+    pub tmpdir: Option<PathBuf>,
 }
 
 /// The environment that makes a command non-interactive by construction (SPEC §15); the
@@ -59,130 +67,134 @@ fn is_executable(p: &Path) -> bool {
     std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
-/// What `unshare` needs, made before fork: after it, the child may not allocate.
-struct NetNs {
-    uid_map: CString,
-    gid_map: CString,
-}
-
-impl NetNs {
-    fn new() -> NetNs {
-        // SAFETY: getuid/getgid cannot fail.
-        let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
-        NetNs {
-            uid_map: CString::new(format!("{uid} {uid} 1")).expect("no NUL"),
-            gid_map: CString::new(format!("{gid} {gid} 1")).expect("no NUL"),
-        }
-    }
-
-    /// In the child, before exec: a new network namespace (with a user namespace that maps our
-    /// own ids where we lack CAP_SYS_ADMIN), then loopback up. Only async-signal-safe calls.
-    fn enter(&self) -> std::io::Result<()> {
-        // SAFETY: raw syscalls in the single-threaded child; every pointer is to data made
-        // before fork.
-        unsafe {
-            if libc::unshare(libc::CLONE_NEWNET) != 0 {
-                if libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNET) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                write_file(c"/proc/self/setgroups", b"deny")?;
-                write_file(c"/proc/self/uid_map", self.uid_map.as_bytes())?;
-                write_file(c"/proc/self/gid_map", self.gid_map.as_bytes())?;
-            }
-            loopback_up()
-        }
-    }
-}
-
-unsafe fn write_file(path: &std::ffi::CStr, data: &[u8]) -> std::io::Result<()> {
-    // SAFETY: open/write/close on a path and buffer that live across the call.
-    unsafe {
-        let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
-        if fd < 0 {
-            return Err(std::io::Error::last_os_error());
-        }
-        let n = libc::write(fd, data.as_ptr().cast(), data.len());
-        let err = std::io::Error::last_os_error();
-        libc::close(fd);
-        if n != data.len() as isize {
-            return Err(err);
-        }
-    }
-    Ok(())
-}
-
-/// `ip link set lo up`, by ioctl, so the command's own local servers still work.
-unsafe fn loopback_up() -> std::io::Result<()> {
-    // SAFETY: a socket, two ioctls on a zeroed ifreq naming "lo", close.
-    unsafe {
-        let s = libc::socket(libc::AF_INET, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0);
-        if s < 0 {
-            return Err(std::io::Error::last_os_error());
-        }
-        let mut req: libc::ifreq = std::mem::zeroed();
-        req.ifr_name[0] = b'l' as libc::c_char;
-        req.ifr_name[1] = b'o' as libc::c_char;
-        let mut r = libc::ioctl(s, libc::SIOCGIFFLAGS, &mut req);
-        if r == 0 {
-            req.ifr_ifru.ifru_flags |= libc::IFF_UP as libc::c_short;
-            r = libc::ioctl(s, libc::SIOCSIFFLAGS, &mut req);
-        }
-        let err = std::io::Error::last_os_error();
-        libc::close(s);
-        if r != 0 {
-            return Err(err);
-        }
-    }
-    Ok(())
-}
-
-/// A started shell.
+/// A started command.
 pub struct Running {
-    pub shell: ProcId,
+    pub keeper: ProcId,
+    pub shell: u32,
     pub started: Instant,
     output: std::io::PipeReader,
+    status: Status,
 }
 
-/// Starts the command: `bash -c` in its own session (no controlling terminal), stdout and
-/// stderr on one pipe, stdin `/dev/null` or the given text. `die_with_parent` kills the shell if
-/// this process dies (a foreground run); the subreaper catches the rest.
-pub fn spawn(spec: &Spec, die_with_parent: bool) -> std::io::Result<Running> {
-    let (reader, writer) = std::io::pipe()?;
-    let mut cmd = Command::new(shell());
-    cmd.arg("-c").arg(&spec.command).current_dir(&spec.cwd);
-    cmd.envs(NON_INTERACTIVE.iter().copied());
-    cmd.envs(spec.env.iter().map(|(k, v)| (k, v)));
-    cmd.stdout(writer.try_clone()?).stderr(writer);
+/// The keeper's lines, read as they come.
+struct Status {
+    sock: UnixStream,
+    buf: Vec<u8>,
+}
+
+impl Status {
+    /// The next whole line, if one has come; `Err` when the keeper has closed its end.
+    fn line(&mut self) -> Result<Option<String>, ()> {
+        loop {
+            if let Some(nl) = self.buf.iter().position(|&b| b == b'\n') {
+                let line: Vec<u8> = self.buf.drain(..=nl).collect();
+                return Ok(Some(String::from_utf8_lossy(&line).trim_end().to_string()));
+            }
+            let mut chunk = [0u8; 256];
+            match self.sock.read(&mut chunk) {
+                Ok(0) => return Err(()),
+                Ok(n) => self.buf.extend_from_slice(&chunk[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return Ok(None),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => return Err(()),
+            }
+        }
+    }
+}
+
+fn parse_exit(line: &str) -> Option<Exit> {
+    let (word, n) = line.split_once(' ')?;
+    let n = n.parse().ok()?;
+    match word {
+        "exit" => Some(Exit::Code(n)),
+        "signal" => Some(Exit::Signal(n)),
+        _ => None,
+    }
+}
+
+/// Starts the command through a keeper: `bash -c` in the keeper's session (no controlling
+/// terminal), stdout and stderr on one pipe, stdin `/dev/null` or the given text, inside its
+/// confinement. Returns once the shell runs, or why nothing ran.
+pub fn spawn(spec: &Spec) -> Result<Running, Refusal> {
+    let io = |e: std::io::Error| Refusal {
+        mode: None,
+        message: format!("could not start the command: {e}"),
+    };
+    let (ours, theirs) = UnixStream::pair().map_err(io)?;
+    let (reader, writer) = std::io::pipe().map_err(io)?;
+    // /proc/self/exe, not the path we were started by: it still works if the binary on disk
+    // was replaced since.
+    let mut cmd = Command::new("/proc/self/exe");
+    cmd.arg(keeper::COMMAND).current_dir(&spec.cwd);
+    cmd.stdout(writer.try_clone().map_err(io)?).stderr(writer);
     cmd.stdin(if spec.stdin.is_some() {
         Stdio::piped()
     } else {
         Stdio::null()
     });
-    let netns = spec.network_none.then(NetNs::new);
-    // SAFETY: the closure runs between fork and exec and only makes raw syscalls.
+    let theirs_fd = theirs.as_raw_fd();
+    // SAFETY: setsid, dup2 and fcntl are async-signal-safe and touch only this child.
     unsafe {
         cmd.pre_exec(move || {
-            if libc::setsid() < 0 {
+            rustix::process::setsid()?;
+            let r = if theirs_fd == keeper::FD {
+                libc::fcntl(theirs_fd, libc::F_SETFD, 0)
+            } else {
+                libc::dup2(theirs_fd, keeper::FD)
+            };
+            if r < 0 {
                 return Err(std::io::Error::last_os_error());
-            }
-            if die_with_parent {
-                libc::prctl(
-                    libc::PR_SET_PDEATHSIG,
-                    libc::SIGKILL as libc::c_ulong,
-                    0,
-                    0,
-                    0,
-                );
-            }
-            if let Some(ns) = &netns {
-                ns.enter()?;
             }
             Ok(())
         });
     }
     let started = Instant::now();
-    let mut child = cmd.spawn()?;
+    let mut child = cmd.spawn().map_err(io)?;
     drop(cmd); // our copies of the pipe's write end: EOF must mean every writer is gone
+    drop(theirs);
+    let keeper = ProcId::of(child.id()).unwrap_or(ProcId {
+        pid: child.id(),
+        start: 0,
+    });
+    let order = Order {
+        parent: std::process::id(),
+        shell: shell(),
+        command: spec.command.clone(),
+        env: NON_INTERACTIVE
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .chain(spec.env.iter().cloned())
+            .collect(),
+        confine: spec.confine.clone(),
+    };
+    let mut status = Status {
+        sock: ours,
+        buf: vec![],
+    };
+    let answer = serde_json::to_string(&order)
+        .map_err(std::io::Error::other)
+        .and_then(|o| writeln!(status.sock, "{o}"))
+        .map_err(io)
+        .and_then(|()| status.line().map_err(|()| ended_early()));
+    let answer = match answer {
+        Ok(Some(a)) => a,
+        // (Ok(None) is not met: the socket blocks until the keeper answers.)
+        other => {
+            let _ = child.wait();
+            return Err(other.err().unwrap_or_else(ended_early));
+        }
+    };
+    if let Some(msg) = answer.strip_prefix("err ") {
+        let _ = child.wait();
+        return Err(serde_json::from_str(msg).unwrap_or(Refusal {
+            mode: None,
+            message: msg.to_string(),
+        }));
+    }
+    let Some(shell) = answer.strip_prefix("ok ").and_then(|p| p.parse().ok()) else {
+        let _ = child.wait();
+        return Err(ended_early());
+    };
     if let (Some(text), Some(mut stdin)) = (spec.stdin.clone(), child.stdin.take()) {
         // A command that never reads its stdin must not block us: a thread writes it, and
         // gives up with EPIPE when the command is gone.
@@ -190,15 +202,21 @@ pub fn spawn(spec: &Spec, die_with_parent: bool) -> std::io::Result<Running> {
             let _ = stdin.write_all(text.as_bytes());
         });
     }
-    let shell = ProcId::of(child.id()).unwrap_or(ProcId {
-        pid: child.id(),
-        start: 0,
-    });
+    status.sock.set_nonblocking(true).map_err(io)?;
     Ok(Running {
+        keeper,
         shell,
         started,
         output: reader,
+        status,
     })
+}
+
+fn ended_early() -> Refusal {
+    Refusal {
+        mode: None,
+        message: "the command's keeper process ended before starting it".into(),
+    }
 }
 
 /// How often a running command's loop looks for a cancel and reports progress.
@@ -210,12 +228,14 @@ pub struct Outcome {
     pub duration: Duration,
     pub timed_out: bool,
     /// Processes ended by us: at the timeout (all of them) or after the shell exited (those
-    /// left behind).
+    /// left behind). The keeper is not one of the command's processes and is not counted.
     pub ended: usize,
     /// Whether those were left behind by a shell that had exited.
     pub ended_leftovers: bool,
     /// Ended because the caller cancelled the call (SPEC 22.1), as at a timeout.
     pub cancelled: bool,
+    /// Ended because this process got this signal (SPEC 24.6), as at a timeout.
+    pub interrupted: Option<i32>,
 }
 
 enum Phase {
@@ -230,68 +250,67 @@ enum Phase {
 /// has made this process the child subreaper.
 ///
 /// `control` is the call's: a cancel ends the tree as a timeout does, and the bytes printed and
-/// the last line are reported as progress. Polls wake at least every `LOOK` to see both.
+/// the last line are reported as progress. With `trap` (a foreground run), SIGTERM, SIGINT or
+/// SIGHUP to this process does the same. Polls wake at least every `LOOK` to see them.
 pub fn finish(
     run: Running,
     capture: &mut Capture,
     timeout: Option<Duration>,
     control: &Control,
+    trap: Option<&Trap>,
 ) -> Outcome {
     let me = std::process::id();
+    let keeper = run.keeper;
     let deadline = timeout.map(|t| run.started + t);
-    let exit_fd = proc::exit_fd(run.shell.pid);
     let mut pipe = Some(run.output);
-    let mut exit: Option<Exit> = None;
+    let mut status = Some(run.status);
+    let mut shell_exit: Option<Exit> = None;
+    let mut keeper_exit: Option<Exit> = None;
     let mut phase = Phase::Running;
     let mut ended: HashSet<ProcId> = HashSet::new();
-    let mut timed_out = false;
-    let mut cancelled = false;
-    let mut leftovers = false;
+    let (mut timed_out, mut cancelled, mut leftovers) = (false, false, false);
+    let mut interrupted = None;
     let mut reported = Instant::now();
     let mut buf = vec![0u8; 64 * 1024];
+    // The shell's end, as the keeper told it; or, once the keeper died without a word, the
+    // shell's own status if it came to us, else the keeper's when the shell is gone too.
+    let shell_gone = || proc::stat(run.shell).is_none_or(|s| s.ppid != me);
+    let known = |shell_exit: Option<Exit>, keeper_exit: Option<Exit>, told: bool| {
+        shell_exit.or(keeper_exit.filter(|_| !told && shell_gone()))
+    };
     loop {
+        let exit = known(shell_exit, keeper_exit, status.is_some());
         let now = Instant::now();
-        let until = match phase {
-            Phase::Running => Some(deadline.map_or(now + LOOK, |d| d.min(now + LOOK))),
-            Phase::Draining(t) => Some(t),
-            Phase::Ending(t) => Some(t.min(now + Duration::from_millis(20))),
+        let mut until = match phase {
+            Phase::Running => deadline.map_or(now + LOOK, |d| d.min(now + LOOK)),
+            Phase::Draining(t) => t,
+            Phase::Ending(t) => t.min(now + Duration::from_millis(20)),
         };
-        // Without a pidfd, look at the shell every 5 ms.
-        let until = match (&exit_fd, exit) {
-            (None, None) => Some(until.map_or(now + Duration::from_millis(5), |u| {
-                u.min(now + Duration::from_millis(5))
-            })),
-            _ => until,
-        };
-        let mut fds = vec![];
-        if let Some(p) = &pipe {
-            fds.push(libc::pollfd {
-                fd: p.as_fd().as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
-            });
+        if status.is_none() && exit.is_none() {
+            // The keeper died without a word: its shell, now ours, is looked at every 5 ms.
+            until = until.min(now + Duration::from_millis(5));
         }
-        let watch_exit = exit.is_none() && exit_fd.is_some();
-        if let (true, Some(fd)) = (watch_exit, &exit_fd) {
-            fds.push(libc::pollfd {
-                fd: fd.as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
-            });
-        }
-        let wait_ms = until.map_or(-1, |u| {
-            u.saturating_duration_since(now)
-                .as_millis()
-                .min(i32::MAX as u128) as i32
-        });
         let nothing_to_drain = pipe.is_none() && matches!(phase, Phase::Draining(_));
-        if !nothing_to_drain && (!fds.is_empty() || wait_ms > 0) {
-            // SAFETY: fds is a valid array of pollfd for the call's duration.
-            unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, wait_ms) };
+        let mut pipe_ready = false;
+        if !nothing_to_drain {
+            let mut fds = vec![];
+            if let Some(p) = &pipe {
+                fds.push(PollFd::new(p, PollFlags::IN));
+            }
+            if let Some(s) = &status {
+                fds.push(PollFd::new(&s.sock, PollFlags::IN));
+            }
+            let wake = trap.map(Trap::wake_fd);
+            if let Some(w) = &wake {
+                fds.push(PollFd::new(w, PollFlags::IN));
+            }
+            let _ = poll(
+                &mut fds,
+                Some(&timespec(until.saturating_duration_since(now))),
+            );
+            pipe_ready = pipe.is_some() && !fds[0].revents().is_empty();
         }
-        if let Some(p) = &mut pipe
-            && fds.first().is_some_and(|f| f.revents != 0)
-        {
+        if let (true, Some(p)) = (pipe_ready, &mut pipe) {
             match p.read(&mut buf) {
                 Ok(0) => pipe = None,
                 Ok(n) => capture.feed(&buf[..n]),
@@ -299,11 +318,29 @@ pub fn finish(
                 Err(_) => pipe = None,
             }
         }
-        if exit.is_none() {
-            exit = proc::reap(Some(run.shell.pid));
-        } else {
-            proc::reap(None);
+        if let Some(s) = &mut status {
+            loop {
+                match s.line() {
+                    Ok(Some(l)) => shell_exit = shell_exit.or(parse_exit(&l)),
+                    Ok(None) => break,
+                    Err(()) => {
+                        status = None;
+                        break;
+                    }
+                }
+            }
         }
+        if trap.is_some() {
+            signals::drain();
+        }
+        for (pid, e) in proc::reap_all() {
+            if pid == keeper.pid {
+                keeper_exit = Some(e);
+            } else if pid == run.shell {
+                shell_exit = shell_exit.or(Some(e));
+            }
+        }
+        let exit = known(shell_exit, keeper_exit, status.is_some());
         let now = Instant::now();
         if now.duration_since(reported) >= LOOK {
             reported = now;
@@ -315,16 +352,26 @@ pub fn finish(
                 ));
             }
         }
+        let stopping = matches!(phase, Phase::Running | Phase::Draining(_));
+        let signal = trap.and(signals::received());
+        let end_all = |ended: &mut HashSet<ProcId>| {
+            proc::signal_descendants(me, Signal::TERM, Some(keeper), ended);
+        };
         phase = match phase {
-            Phase::Running | Phase::Draining(_) if control.is_cancelled() && !cancelled => {
+            _ if stopping && interrupted.is_none() && !cancelled && signal.is_some() => {
+                interrupted = signal;
+                end_all(&mut ended);
+                Phase::Ending(now + GRACE)
+            }
+            _ if stopping && !cancelled && interrupted.is_none() && control.is_cancelled() => {
                 cancelled = true;
-                proc::signal_descendants(me, libc::SIGTERM, &mut ended);
+                end_all(&mut ended);
                 Phase::Ending(now + GRACE)
             }
             Phase::Running if exit.is_some() => Phase::Draining(now + GRACE),
             Phase::Running if deadline.is_some_and(|d| now >= d) => {
                 timed_out = true;
-                proc::signal_descendants(me, libc::SIGTERM, &mut ended);
+                end_all(&mut ended);
                 Phase::Ending(now + GRACE)
             }
             Phase::Draining(t) if pipe.is_none() || now >= t => {
@@ -332,7 +379,7 @@ pub fn finish(
                     break;
                 }
                 leftovers = true;
-                proc::signal_descendants(me, libc::SIGTERM, &mut ended);
+                end_all(&mut ended);
                 Phase::Ending(now + GRACE)
             }
             Phase::Ending(t) => {
@@ -340,7 +387,7 @@ pub fn finish(
                     break;
                 }
                 if now >= t {
-                    kill_all(me, run.shell.pid, &mut exit, &mut ended);
+                    kill_all(me, run.shell, &mut shell_exit, &mut ended);
                     break;
                 }
                 Phase::Ending(t)
@@ -353,14 +400,9 @@ pub fn finish(
     if let Some(mut p) = pipe {
         let stop = Instant::now() + Duration::from_millis(100);
         loop {
-            let mut fd = [libc::pollfd {
-                fd: p.as_fd().as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
-            }];
-            let left = stop.saturating_duration_since(Instant::now()).as_millis() as i32;
-            // SAFETY: one valid pollfd.
-            if unsafe { libc::poll(fd.as_mut_ptr(), 1, left) } <= 0 {
+            let left = stop.saturating_duration_since(Instant::now());
+            let mut fds = [PollFd::new(&p, PollFlags::IN)];
+            if !matches!(poll(&mut fds, Some(&timespec(left))), Ok(n) if n > 0) {
                 break;
             }
             match p.read(&mut buf) {
@@ -369,25 +411,31 @@ pub fn finish(
             }
         }
     }
+    ended.remove(&keeper);
     Outcome {
-        exit: exit.unwrap_or(Exit::Signal(libc::SIGKILL)),
+        exit: shell_exit
+            .or(keeper_exit)
+            .unwrap_or(Exit::Signal(libc::SIGKILL)),
         duration: run.started.elapsed(),
         timed_out,
         ended: ended.len(),
-        ended_leftovers: leftovers && !timed_out && !cancelled,
+        ended_leftovers: leftovers && !timed_out && !cancelled && interrupted.is_none(),
         cancelled,
+        interrupted,
     }
 }
 
-/// SIGKILL to every descendant until none is left (new ones forked meanwhile included), reaping
-/// as they die. Bounded, so a machine that cannot kill never hangs us.
+/// SIGKILL to every descendant (the keeper too) until none is left (new ones forked meanwhile
+/// included), reaping as they die. Bounded, so a machine that cannot kill never hangs us.
 fn kill_all(me: u32, shell: u32, exit: &mut Option<Exit>, ended: &mut HashSet<ProcId>) {
     let stop = Instant::now() + Duration::from_secs(5);
     loop {
-        proc::signal_descendants(me, libc::SIGKILL, ended);
+        proc::signal_descendants(me, Signal::KILL, None, ended);
         std::thread::sleep(Duration::from_millis(5));
-        if let Some(e) = proc::reap(Some(shell)) {
-            *exit = Some(e);
+        for (pid, e) in proc::reap_all() {
+            if pid == shell {
+                *exit = exit.or(Some(e));
+            }
         }
         if !proc::has_children() || Instant::now() >= stop {
             return;

@@ -2,16 +2,23 @@
 //! tree, output cleaned and cut to fit a model's context, the full log kept, and `background`
 //! jobs that any later `loopr-tool` process can page, wait for and kill (`jobs`).
 //!
-//! The parts: `guard` (the destructive-command guard), `exec` (spawning and the wait loop),
-//! `proc` (processes by pid and start time), `clean` and `capture` (what the model sees),
-//! `record` (the job records), `supervisor` (the detached owner of a background job).
+//! The parts: `guard` (the destructive-command guard), `isolation` and `confine` (the sandbox
+//! and `network: none`), `exec` (spawning and the wait loop), `keeper` (the process between us
+//! and the shell that outlives us), `signals`, `proc` (processes by pid and start time),
+//! `clean` and `capture` (what the model sees), `record` (the job records), `supervisor` (the
+//! detached owner of a background job), `runtime` (what `jobs` does to processes).
 
 pub mod capture;
 pub mod clean;
+pub mod confine;
 pub mod exec;
 pub mod guard;
+pub mod isolation;
+pub mod keeper;
 pub mod proc;
 pub mod record;
+pub mod runtime;
+pub mod signals;
 pub mod supervisor;
 
 use crate::caps;
@@ -22,7 +29,9 @@ use crate::sandbox;
 use crate::state;
 use crate::tool::{Effect, Hints, Tool};
 use capture::{Capture, Captured};
+use confine::Mode;
 use exec::{Outcome, Spec};
+use isolation::{Fallback, Isolation};
 use proc::{Exit, ProcId};
 use record::{Job, State};
 use schemars::JsonSchema;
@@ -40,8 +49,9 @@ pub enum Network {
     /// The machine's network, as any process has it.
     #[default]
     Inherit,
-    /// A network namespace of its own with only loopback: no other host and none of this
-    /// machine's own services are reachable.
+    /// A network namespace of its own, in a user namespace of its own (so root cannot leave
+    /// it either), with only loopback: no other host, and none of this machine's services over
+    /// TCP, UDP or abstract unix sockets. Unix sockets that are files stay reachable.
     None,
 }
 
@@ -64,9 +74,18 @@ pub struct Input {
     #[serde(alias = "run_in_background")]
     #[schemars(extend("default" = false))]
     pub background: Option<bool>,
-    /// `inherit` (default) or `none`: no network at all, only a private loopback.
+    /// `inherit` (default) or `none`: no network, only a private loopback. Unix sockets that
+    /// are files (e.g. /var/run/docker.sock) are not network: they stay reachable.
     #[schemars(extend("default" = "inherit"))]
     pub network: Option<Network>,
+    /// `none` (default), `workspace-write` (writes only under the root, a private TMPDIR and
+    /// /dev/null; reads anywhere) or `read-only` (no writes but /dev/null), enforced by the
+    /// kernel (Landlock). Where the kernel cannot, the call fails with sandbox_unavailable.
+    #[schemars(extend("default" = "none"))]
+    pub sandbox: Option<Mode>,
+    /// `none`: where the kernel cannot enforce `sandbox`, run without it (with a warning)
+    /// instead of failing. Not allowed when loopr-tool was started with a --sandbox floor.
+    pub sandbox_fallback: Option<Fallback>,
     /// A few words on what the command is for, shown in the output and in `jobs`.
     pub description: Option<String>,
 }
@@ -86,7 +105,7 @@ Prefer the file tools for files: read (not cat/head/tail), edit (not sed/awk), w
 Nothing can wait for input: stdin is /dev/null (or `stdin`), there is no terminal, and CI=true, PAGER=cat, GIT_TERMINAL_PROMPT=0, TERM=dumb, NO_COLOR=1 are set; pass non-interactive flags (`-y`, `--no-edit`). Quote paths with spaces in double quotes. \
 `timeout_ms` (default 120000, max 600000) ends the command and every process it started. A foreground run also ends, 2 s after the shell exits, any process it left running: to keep a server running, start it with `background: true`, which returns a job id at once; then use `jobs` to page its output (`action: output`, `block: true` to wait for the end), and `jobs` `action: kill` to stop it. \
 Output over 30,000 characters keeps its start and its end with a line saying how much was cut; every run's whole log is kept, and `jobs` `action: output` with the run's `id` and an `offset` pages it. \
-`network: none` runs the command without network access. Commands that would destroy the machine (`rm -rf /`, `mkfs`, `dd` onto a disk, `curl … | sh`, fork bombs) are refused with `blocked_command`.";
+`network: none` runs the command without network access (unix sockets that are files stay reachable). `sandbox: workspace-write` lets it write only under the root and its own TMPDIR, `read-only` nowhere; both are enforced by the kernel. Commands that would destroy the machine (`rm -rf /`, `mkfs`, `dd` onto a disk, `curl … | sh`, fork bombs) are refused with `blocked_command`.";
     const POSITIONALS: &'static [&'static str] = &["command"];
     const EXAMPLES: &'static str = "  echo '{\"command\": \"cargo test 2>&1\", \"timeout_ms\": 300000}' | loopr-tool run\n  loopr-tool run 'npm run dev' --background --description 'dev server'";
     const HINTS: Hints = Hints {
@@ -147,7 +166,7 @@ Output over 30,000 characters keeps its start and its end with a line saying how
             .hint("Give a directory as cwd (or omit it for the root)."));
         }
         if !ctx.allow_dangerous
-            && let Some(rule) = guard::check(&input.command, &ctx.root_real.to_string_lossy())
+            && let Some(rule) = guard::check(&input.command, &guard_places(ctx, &cwd.real, &env))
         {
             return Err(ToolError::new(
                 Code::BlockedCommand,
@@ -164,13 +183,24 @@ Output over 30,000 characters keeps its start and its end with a line saying how
             .description
             .filter(|d| !d.trim().is_empty())
             .map(|d| one_line(d.trim(), MAX_DESCRIPTION, " "));
+        let iso = Isolation::decide(
+            ctx,
+            input.sandbox,
+            input.sandbox_fallback,
+            input.network.unwrap_or_default() == Network::None,
+        )?;
+        if let Some(t) = &iso.tmpdir {
+            // Before the caller's env, which may name its own.
+            env.insert(0, ("TMPDIR".into(), t.to_string_lossy().into_owned()));
+        }
         let spec = Spec {
             command: input.command.clone(),
             cwd: cwd.real.clone(),
             env,
             stdin: input.stdin,
-            network_none: input.network.unwrap_or_default() == Network::None,
             timeout_ms: input.timeout_ms,
+            confine: iso.confinement(ctx),
+            tmpdir: iso.tmpdir.clone(),
         };
         let job = Job {
             id: String::new(),
@@ -186,16 +216,45 @@ Output over 30,000 characters keeps its start and its end with a line saying how
             duration_ms: None,
             output_bytes: None,
             owner: Some(ProcId::me()),
+            keeper: None,
             kill_requested: false,
             read_offset: 0,
             processes_ended: 0,
             note: None,
         };
+        let sandbox = iso.data();
         if job.background {
-            supervisor::start(ctx, job, spec)
+            supervisor::start(ctx, job, spec, sandbox)
         } else {
-            foreground(ctx, job, spec)
+            foreground(ctx, job, spec, sandbox)
         }
+    }
+}
+
+/// What the guard needs to know where the command's paths lead: the root, the cwd, and each
+/// home `~` may mean (the command's own `HOME` and ours), as real paths where they exist.
+fn guard_places(ctx: &Ctx, cwd: &std::path::Path, env: &[(String, String)]) -> guard::Places {
+    let real = |p: &std::path::Path| {
+        std::fs::canonicalize(p)
+            .unwrap_or_else(|_| p.to_path_buf())
+            .to_string_lossy()
+            .into_owned()
+    };
+    let given = env
+        .iter()
+        .rev()
+        .find(|(k, _)| k == "HOME")
+        .map(|(_, v)| v.clone());
+    let homes = given
+        .into_iter()
+        .chain(std::env::var("HOME").ok())
+        .filter(|h| h.starts_with('/'))
+        .map(|h| real(std::path::Path::new(&h)))
+        .collect();
+    guard::Places {
+        root: ctx.root_real.to_string_lossy().into_owned(),
+        cwd: real(cwd),
+        homes,
     }
 }
 
@@ -213,9 +272,19 @@ pub fn one_line(s: &str, max: usize, newline: &str) -> String {
 /// Opens the run's log in the session's `logs/`. A log that cannot be made costs the paging,
 /// not the run: the run goes on with a warning.
 pub fn open_log(ctx: &Ctx, id: &str) -> Option<File> {
+    use std::os::unix::fs::OpenOptionsExt;
     let session = state::session_dir(ctx);
-    let made = std::fs::create_dir_all(record::logs_dir(&session))
-        .and_then(|_| File::create(record::log_path(&session, id)));
+    // Logs hold whatever a command printed, secrets included: 0600 in a 0700 directory (23.6).
+    let made = state::create_dir(&record::logs_dir(&session))
+        .map_err(|e| std::io::Error::other(e.message))
+        .and_then(|_| {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .mode(0o600)
+                .open(record::log_path(&session, id))
+        });
     match made {
         Ok(f) => Some(f),
         Err(e) => {
@@ -236,29 +305,25 @@ pub fn budget(job: &Job) -> usize {
     caps::RUN - RESERVE - job.description.as_ref().map_or(0, |d| d.chars().count())
 }
 
-/// Why a command could not be started.
-pub fn spawn_error(e: &std::io::Error, spec: &Spec) -> ToolError {
-    if spec.network_none {
-        ToolError::new(
-            Code::IoError,
-            format!("could not start the command with network: none: the OS refused a network namespace of its own ({e}); the command was not run"),
-        )
-        .hint("network: none needs user or network namespaces (unshare); where the OS forbids them, run without network: none only if network access is acceptable.")
-    } else {
-        ToolError::new(Code::IoError, format!("could not start the shell: {e}"))
-    }
-}
-
-fn foreground(ctx: &Ctx, job: Job, spec: Spec) -> Result<Success> {
-    let job = record::begin(ctx, job)?;
+fn foreground(ctx: &Ctx, job: Job, spec: Spec, sandbox: serde_json::Value) -> Result<Success> {
+    let job = record::begin(ctx, job).inspect_err(|_| {
+        isolation::remove_tmpdir(spec.tmpdir.as_ref());
+    })?;
     let mut capture = Capture::new(open_log(ctx, &job.id), budget(&job));
-    proc::set_subreaper(true);
-    let running = match exec::spawn(&spec, true) {
+    if let Err(e) = proc::set_subreaper(true) {
+        ctx.warn(format!("could not become the child subreaper ({e}); the keeper still ends what the command leaves"));
+    }
+    // SIGTERM, SIGINT or SIGHUP from now on end the command, not us (SPEC 23.7).
+    let trap = signals::Trap::set(signals::INTERRUPTS)
+        .map_err(|e| ToolError::new(Code::IoError, format!("could not trap signals: {e}")));
+    let running = trap.and_then(|t| Ok((exec::spawn(&spec).map_err(isolation::refused)?, t)));
+    let (running, trap) = match running {
         Ok(r) => r,
         Err(e) => {
-            proc::set_subreaper(false);
+            let _ = proc::set_subreaper(false);
             let _ = record::forget(ctx, &job.id);
-            return Err(spawn_error(&e, &spec));
+            isolation::remove_tmpdir(spec.tmpdir.as_ref());
+            return Err(e);
         }
     };
     let outcome = exec::finish(
@@ -266,10 +331,13 @@ fn foreground(ctx: &Ctx, job: Job, spec: Spec) -> Result<Success> {
         &mut capture,
         spec.timeout_ms.or(Some(120_000)).map(Duration::from_millis),
         &ctx.control,
+        Some(&trap),
     );
+    drop(trap);
     // Clearing it matters in a long-lived process (batch, mcp): a background job's supervisor,
     // orphaned on purpose, must go to init and not come back to us.
-    proc::set_subreaper(false);
+    let _ = proc::set_subreaper(false);
+    isolation::remove_tmpdir(spec.tmpdir.as_ref());
     let captured = capture.finish(&page_hint(&job.id));
     let saved = record::update(ctx, &job.id, |j| settle(j, &outcome, captured.total))?;
     if outcome.cancelled {
@@ -286,6 +354,7 @@ fn foreground(ctx: &Ctx, job: Job, spec: Spec) -> Result<Success> {
         &outcome,
         captured,
         spec.timeout_ms.unwrap_or(120_000),
+        sandbox,
     )
 }
 
@@ -300,7 +369,7 @@ pub fn settle(j: &mut Job, o: &Outcome, total: u64) {
     }
     j.state = if o.timed_out {
         State::TimedOut
-    } else if j.kill_requested || o.cancelled {
+    } else if j.kill_requested || o.cancelled || o.interrupted.is_some() {
         State::Killed
     } else {
         match o.exit {
@@ -320,6 +389,7 @@ fn report(
     o: &Outcome,
     captured: Captured,
     timeout_ms: u64,
+    sandbox: serde_json::Value,
 ) -> Result<Success> {
     let mut out = String::new();
     if let Some(d) = &job.description {
@@ -345,7 +415,12 @@ fn report(
         out.push_str("Ended by `jobs` action kill.\n");
     }
     let took = secs(job.duration_ms());
-    let last = if o.timed_out {
+    let last = if let Some(sig) = o.interrupted {
+        format!(
+            "Interrupted: loopr-tool received {}; the command and every process it started were ended ({took})",
+            proc::signal_name(sig)
+        )
+    } else if o.timed_out {
         format!(
             "Timed out after {}; {} processes ended",
             secs(timeout_ms),
@@ -366,6 +441,7 @@ fn report(
         "cwd": job.cwd,
         "log": record::log_path(&state::session_dir(ctx), &job.id).to_string_lossy(),
         "processes_ended": o.ended,
+        "sandbox": sandbox,
     });
     match o.exit {
         Exit::Code(c) => data["exit_code"] = json!(c),
@@ -373,6 +449,13 @@ fn report(
     }
     if let Some(d) = &job.description {
         data["description"] = json!(d);
+    }
+    if let Some(sig) = o.interrupted {
+        data["interrupted"] = json!(true);
+        return Err(ToolError::new(Code::CommandFailed, out)
+            .with("signal", proc::signal_name(sig))
+            .with("interrupted", true)
+            .data(data));
     }
     if o.timed_out {
         return Err(ToolError::new(Code::Timeout, out)

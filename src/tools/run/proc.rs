@@ -7,8 +7,11 @@
 //! hit. (This kernel has no `/proc/<pid>/task/<tid>/children`, so children are found by scanning
 //! `/proc/*/stat` for the parent pid.)
 
+use rustix::process::{
+    Pid, PidfdFlags, Signal, WaitId, WaitIdOptions, WaitOptions, pidfd_open, pidfd_send_signal,
+};
 use std::collections::{HashMap, HashSet};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::OwnedFd;
 
 /// A process as recorded: its pid and its start time (clock ticks after boot, field 22 of
 /// `/proc/<pid>/stat`), which together name one process for the life of the machine.
@@ -23,6 +26,8 @@ pub struct Stat {
     pub pid: u32,
     pub ppid: u32,
     pub state: u8,
+    /// The session id: the pid of the session's leader.
+    pub session: u32,
     pub start: u64,
 }
 
@@ -37,24 +42,36 @@ fn parse_stat(pid: u32, text: &[u8]) -> Option<Stat> {
     let close = text.iter().rposition(|&b| b == b')')?;
     let rest = std::str::from_utf8(&text[close + 1..]).ok()?;
     let mut fields = rest.split_ascii_whitespace();
-    // After the name: state (3), ppid (4), … starttime (22).
+    // After the name: state (3), ppid (4), pgrp (5), session (6), … starttime (22).
     let state = fields.next()?.bytes().next()?;
     let ppid = fields.next()?.parse().ok()?;
-    let start = fields.nth(17)?.parse().ok()?;
+    let session = fields.nth(1)?.parse().ok()?;
+    let start = fields.nth(15)?.parse().ok()?;
     Some(Stat {
         pid,
         ppid,
         state,
+        session,
         start,
     })
 }
 
+impl Stat {
+    fn id(&self) -> ProcId {
+        ProcId {
+            pid: self.pid,
+            start: self.start,
+        }
+    }
+
+    fn live(&self) -> bool {
+        self.state != b'Z' && self.state != b'X'
+    }
+}
+
 impl ProcId {
     pub fn of(pid: u32) -> Option<ProcId> {
-        stat(pid).map(|s| ProcId {
-            pid,
-            start: s.start,
-        })
+        stat(pid).map(|s| s.id())
     }
 
     pub fn me() -> ProcId {
@@ -66,7 +83,7 @@ impl ProcId {
 
     /// Whether this very process still runs (a zombie has ended).
     pub fn alive(&self) -> bool {
-        stat(self.pid).is_some_and(|s| s.start == self.start && s.state != b'Z' && s.state != b'X')
+        stat(self.pid).is_some_and(|s| s.start == self.start && s.live())
     }
 }
 
@@ -92,7 +109,7 @@ pub fn descendants(root: u32) -> Vec<Stat> {
     while let Some(pid) = queue.pop() {
         for c in children.get(&pid).map(Vec::as_slice).unwrap_or_default() {
             queue.push(c.pid);
-            if c.state != b'Z' && c.state != b'X' {
+            if c.live() {
                 out.push(*c);
             }
         }
@@ -100,52 +117,81 @@ pub fn descendants(root: u32) -> Vec<Stat> {
     out
 }
 
-fn pidfd_open(pid: u32) -> Option<OwnedFd> {
-    // SAFETY: a plain syscall; a non-negative result is a new fd we own.
-    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid as libc::pid_t, 0) };
-    (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd as i32) })
+/// The live processes of the session that `leader` started, where the session is still
+/// provably its: the kernel does not hand out a pid while a session still bears it as its id,
+/// so members of session `leader.pid` belong to it — unless a different process now has that
+/// pid (the session died out and the number was reused).
+pub fn session_members(leader: ProcId) -> Vec<ProcId> {
+    let procs = all();
+    if procs
+        .iter()
+        .any(|p| p.pid == leader.pid && p.start != leader.start)
+    {
+        return vec![];
+    }
+    procs
+        .iter()
+        .filter(|p| p.session == leader.pid && p.live() && p.start >= leader.start)
+        .map(Stat::id)
+        .collect()
+}
+
+/// Whether `who` runs this very executable and is the process the record saw (its start time).
+pub fn is_ours(who: ProcId) -> bool {
+    let exe = |pid: &str| std::fs::read_link(format!("/proc/{pid}/exe")).ok();
+    exe(&who.pid.to_string()).is_some_and(|e| Some(e) == exe("self"))
+        && stat(who.pid).is_some_and(|s| s.start == who.start)
+}
+
+/// Whether `who` is a keeper (keeper.rs) of this binary: `loopr-tool __keep` running the same
+/// executable as we do. A record could name any process; only a keeper is ever swept.
+pub fn is_keeper(who: ProcId) -> bool {
+    let exe = |pid: &str| std::fs::read_link(format!("/proc/{pid}/exe")).ok();
+    let cmdline = std::fs::read(format!("/proc/{}/cmdline", who.pid)).unwrap_or_default();
+    cmdline.split(|&b| b == 0).nth(1) == Some(super::keeper::COMMAND.as_bytes())
+        && exe(&who.pid.to_string()).is_some_and(|e| Some(e) == exe("self"))
+        && stat(who.pid).is_some_and(|s| s.start == who.start)
+}
+
+fn pid(raw: u32) -> Option<Pid> {
+    Pid::from_raw(i32::try_from(raw).ok()?)
+}
+
+fn open_pidfd(raw: u32) -> Option<OwnedFd> {
+    pidfd_open(pid(raw)?, PidfdFlags::empty()).ok()
 }
 
 /// Sends `sig` to exactly the process `who`, if it still runs. Returns whether it was sent.
-pub fn signal(who: ProcId, sig: i32) -> bool {
-    match pidfd_open(who.pid) {
+pub fn signal(who: ProcId, sig: Signal) -> bool {
+    match open_pidfd(who.pid) {
         Some(fd) => {
             // The pidfd pins the process: if the start time matches now, the signal below
             // reaches that process or none.
             if stat(who.pid).is_none_or(|s| s.start != who.start) {
                 return false;
             }
-            // SAFETY: plain syscall on an fd we own.
-            let r = unsafe {
-                libc::syscall(
-                    libc::SYS_pidfd_send_signal,
-                    fd.as_raw_fd(),
-                    sig,
-                    std::ptr::null::<libc::siginfo_t>(),
-                    0,
-                )
-            };
-            r == 0
+            pidfd_send_signal(&fd, sig).is_ok()
         }
         // A kernel before 5.3: check, then kill — a window of microseconds instead of none.
         None => {
             stat(who.pid).is_some_and(|s| s.start == who.start)
-                // SAFETY: plain syscall.
-                && unsafe { libc::kill(who.pid as libc::pid_t, sig) } == 0
+                && pid(who.pid).is_some_and(|p| rustix::process::kill_process(p, sig).is_ok())
         }
     }
 }
 
-/// Signals every live descendant of `root`; each one newly signalled joins `seen`.
-/// Returns how many were signalled.
-pub fn signal_descendants(root: u32, sig: i32, seen: &mut HashSet<ProcId>) -> usize {
+/// Signals every live descendant of `root` but `except`; each one newly signalled joins
+/// `seen`. Returns how many were signalled.
+pub fn signal_descendants(
+    root: u32,
+    sig: Signal,
+    except: Option<ProcId>,
+    seen: &mut HashSet<ProcId>,
+) -> usize {
     let mut n = 0;
     for p in descendants(root) {
-        let id = ProcId {
-            pid: p.pid,
-            start: p.start,
-        };
-        if signal(id, sig) {
+        let id = p.id();
+        if Some(id) != except && signal(id, sig) {
             seen.insert(id);
             n += 1;
         }
@@ -155,17 +201,9 @@ pub fn signal_descendants(root: u32, sig: i32, seen: &mut HashSet<ProcId>) -> us
 
 /// While set, orphaned descendants are re-parented to this process instead of init, so
 /// `setsid`, `nohup … &` and double forks cannot leave the tree.
-pub fn set_subreaper(on: bool) {
-    // SAFETY: plain prctl with integer arguments.
-    unsafe {
-        libc::prctl(
-            libc::PR_SET_CHILD_SUBREAPER,
-            libc::c_ulong::from(on),
-            0,
-            0,
-            0,
-        );
-    }
+pub fn set_subreaper(on: bool) -> std::io::Result<()> {
+    let me = on.then(rustix::process::getpid);
+    rustix::process::set_child_subreaper(me).map_err(std::io::Error::from)
 }
 
 /// How a waited-for process ended.
@@ -175,67 +213,40 @@ pub enum Exit {
     Signal(i32),
 }
 
-/// What `waitid` sees among our children without reaping any: `None` when there are no
-/// children at all, else the pid of one that has exited (0 when none has yet).
-fn peek_exited() -> Option<u32> {
-    // SAFETY: a zeroed siginfo is a valid out-parameter; si_pid is set for CLD_* events and
-    // left zero when no child has changed state.
-    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-    let r = unsafe {
-        libc::waitid(
-            libc::P_ALL,
-            0,
-            &mut info,
-            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
-        )
-    };
-    if r != 0 {
-        // ECHILD: no children. Anything else (EINTR) is treated as "none exited yet".
-        let errno = std::io::Error::last_os_error().raw_os_error();
-        return (errno != Some(libc::ECHILD)).then_some(0);
+impl Exit {
+    fn of(status: rustix::process::WaitStatus) -> Option<Exit> {
+        status
+            .exit_status()
+            .map(Exit::Code)
+            .or_else(|| status.terminating_signal().map(Exit::Signal))
     }
-    Some(unsafe { info.si_pid() } as u32)
 }
 
-/// Reaps every child that has exited. `shell`'s status, if it is among them, is returned.
-pub fn reap(shell: Option<u32>) -> Option<Exit> {
-    let mut found = None;
-    while let Some(pid) = peek_exited().filter(|&p| p != 0) {
-        let status = wait_pid(pid, false);
-        if Some(pid) == shell {
-            found = status;
+/// Reaps every child that has exited; returns each one's pid with how it ended.
+pub fn reap_all() -> Vec<(u32, Exit)> {
+    let mut out = vec![];
+    while let Ok(Some((pid, status))) = rustix::process::wait(WaitOptions::NOHANG) {
+        if let Some(e) = Exit::of(status) {
+            out.push((pid.as_raw_nonzero().get() as u32, e));
         }
     }
-    found
-}
-
-/// waitpid on one child; `block` waits for it.
-pub fn wait_pid(pid: u32, block: bool) -> Option<Exit> {
-    let mut status = 0;
-    let flags = if block { 0 } else { libc::WNOHANG };
-    // SAFETY: plain syscall with an out-parameter on the stack.
-    let r = unsafe { libc::waitpid(pid as libc::pid_t, &mut status, flags) };
-    if r != pid as libc::pid_t {
-        return None;
-    }
-    if libc::WIFEXITED(status) {
-        Some(Exit::Code(libc::WEXITSTATUS(status)))
-    } else if libc::WIFSIGNALED(status) {
-        Some(Exit::Signal(libc::WTERMSIG(status)))
-    } else {
-        None
-    }
+    out
 }
 
 /// Whether this process has any child left (running or not yet reaped). As the subreaper of a
 /// run, no child means no descendant at all.
 pub fn has_children() -> bool {
-    peek_exited().is_some()
+    let look = WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
+    // ECHILD: no children. Anything else (EINTR) counts as "some".
+    !matches!(
+        rustix::process::waitid(WaitId::All, look),
+        Err(rustix::io::Errno::CHILD)
+    )
 }
 
 /// An fd that becomes readable when the process exits (for poll), if the kernel has pidfds.
 pub fn exit_fd(pid: u32) -> Option<OwnedFd> {
-    pidfd_open(pid)
+    open_pidfd(pid)
 }
 
 pub fn signal_name(sig: i32) -> String {
@@ -272,7 +283,10 @@ mod tests {
         let line =
             b"4242 (my (odd) name) S 17 4242 4242 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 1 0 987654 0 0";
         let s = parse_stat(4242, line).unwrap();
-        assert_eq!((s.ppid, s.state, s.start), (17, b'S', 987654));
+        assert_eq!(
+            (s.ppid, s.state, s.session, s.start),
+            (17, b'S', 4242, 987654)
+        );
     }
 
     #[test]
@@ -284,9 +298,10 @@ mod tests {
             start: me.start + 1,
         };
         assert!(!impostor.alive());
-        // A signal to the impostor (as to a reused pid) is refused; signal 0 only checks.
-        assert!(!signal(impostor, 0));
-        assert!(signal(me, 0));
+        // A signal to the impostor (as to a reused pid) is refused; SIGCONT changes nothing
+        // for a running process, so sending it to ourselves only shows that it reaches.
+        assert!(!signal(impostor, Signal::CONT));
+        assert!(signal(me, Signal::CONT));
     }
 
     #[test]

@@ -3,8 +3,8 @@
 //! process lists, pages and kills them from here.
 //!
 //! A running job names its owner — the process that waits for the shell and writes the exit:
-//! the `loopr-tool` of a foreground run, the supervisor of a background one — by pid and start
-//! time. A record that says `running` while its owner is gone (killed, machine restarted) is
+//! the `loopr-tool` of a foreground run, the supervisor of a background one — and its keeper
+//! (keeper.rs) by pid and start time. A record that says `running` while its owner is gone (killed, machine restarted) is
 //! settled as `killed` the next time anyone looks.
 
 use super::proc::ProcId;
@@ -46,6 +46,10 @@ pub struct Job {
     pub duration_ms: Option<u64>,
     pub output_bytes: Option<u64>,
     pub owner: Option<ProcId>,
+    /// The command's keeper (keeper.rs), the subreaper its tree hangs from: `jobs kill` ends
+    /// what is below it even when the owner is gone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keeper: Option<ProcId>,
     /// `jobs kill` asked for its end: the owner records `killed` whatever the exit.
     #[serde(default)]
     pub kill_requested: bool,

@@ -1,15 +1,19 @@
 //! Background jobs (SPEC §15): `run` with `background: true` starts a supervisor — this same
 //! binary, as the hidden `__job` command — detached in a session of its own and orphaned on
 //! purpose (a double fork), so the `loopr-tool` that started it may exit at once. The supervisor
-//! is the child subreaper of the job: it starts the shell, writes the log, ends what the shell
-//! leaves behind, and records the exit. `jobs` in any later process reads that record.
+//! is a child subreaper: it starts the shell through a keeper (keeper.rs), writes the log, ends
+//! what the shell leaves behind, and records the exit. `jobs` in any later process reads that
+//! record. A supervisor that is killed takes the job with it: its keeper ends the tree.
 //!
 //! The handshake: the order (JSON) goes to the supervisor's stdin; it answers one line on its
 //! stdout — `ok` once the shell runs and the record names the supervisor as owner, or `err …`
-//! (e.g. `network: none` refused) — so `run` reports a failed start as its own error.
+//! (e.g. `network: none` or the sandbox refused) — so `run` reports a failed start as its own
+//! error.
 
 use super::capture::Capture;
 use super::exec::{self, Spec};
+use super::isolation;
+use super::keeper::Refusal;
 use super::proc::{self, ProcId};
 use super::record::{self, Job};
 use crate::context::{Ctx, Globals};
@@ -36,8 +40,11 @@ struct Order {
 }
 
 /// `run` with `background: true`: records the job, starts its supervisor, waits for its word.
-pub fn start(ctx: &Ctx, job: Job, spec: Spec) -> Result<Success> {
-    let job = record::begin(ctx, job)?;
+pub fn start(ctx: &Ctx, job: Job, spec: Spec, sandbox: serde_json::Value) -> Result<Success> {
+    let job = record::begin(ctx, job).inspect_err(|_| {
+        isolation::remove_tmpdir(spec.tmpdir.as_ref());
+    })?;
+    let tmpdir = spec.tmpdir.clone();
     let order = Order {
         root: ctx.root_real.clone(),
         session: ctx.session.clone(),
@@ -47,6 +54,7 @@ pub fn start(ctx: &Ctx, job: Job, spec: Spec) -> Result<Success> {
     };
     if let Err(e) = launch(&order) {
         let _ = record::forget(ctx, &job.id);
+        isolation::remove_tmpdir(tmpdir.as_ref());
         return Err(e);
     }
     let mut out = String::new();
@@ -66,6 +74,7 @@ pub fn start(ctx: &Ctx, job: Job, spec: Spec) -> Result<Success> {
         "cwd": job.cwd,
         "started_at": job.started_at,
         "log": record::log_path(&crate::state::session_dir(ctx), &job.id).to_string_lossy(),
+        "sandbox": sandbox,
     });
     if let Some(d) = &job.description {
         data["description"] = json!(d);
@@ -89,12 +98,13 @@ fn launch(order: &Order) -> Result<()> {
         .stderr(Stdio::null());
     // SAFETY: fork, setsid and _exit are async-signal-safe. The intermediate child exits at
     // once, so the supervisor is orphaned (to init, or to the nearest subreaper above us) and
-    // never becomes part of any tree a foreground run of this process ends.
+    // never becomes part of any tree a foreground run of this process ends. (rustix offers no
+    // fork outside its runtime feature.)
     unsafe {
         cmd.pre_exec(|| match libc::fork() {
             -1 => Err(std::io::Error::last_os_error()),
             0 => {
-                libc::setsid();
+                rustix::process::setsid()?;
                 Ok(())
             }
             _ => libc::_exit(0),
@@ -118,8 +128,8 @@ fn launch(order: &Order) -> Result<()> {
         .unwrap_or((answer.trim_end(), ""))
     {
         ("ok", _) => Ok(()),
-        ("err", msg) => match serde_json::from_str::<ErrWord>(msg) {
-            Ok(w) => Err(ToolError::new(Code::IoError, w.message).hint(w.hint)),
+        ("err", msg) => match serde_json::from_str::<Refusal>(msg) {
+            Ok(r) => Err(isolation::refused(r)),
             Err(_) => Err(ToolError::new(Code::IoError, msg.to_string())),
         },
         _ => Err(ToolError::new(
@@ -129,12 +139,6 @@ fn launch(order: &Order) -> Result<()> {
     }
 }
 
-#[derive(Serialize, Deserialize)]
-struct ErrWord {
-    message: String,
-    hint: String,
-}
-
 /// The supervisor's life: `loopr-tool __job`, its order on stdin.
 pub fn main() -> i32 {
     let mut raw = vec![];
@@ -142,7 +146,7 @@ pub fn main() -> i32 {
         return 1;
     }
     let Ok(order) = serde_json::from_slice::<Order>(&raw) else {
-        answer("err {\"message\":\"unreadable order\",\"hint\":\"\"}");
+        answer("err {\"message\":\"unreadable order\"}");
         return 1;
     };
     let g = Globals {
@@ -153,45 +157,53 @@ pub fn main() -> i32 {
         no_read_check: true,
         allow_private: false,
         allow_dangerous: false,
+        run_sandbox: None,
         format: Format::Json,
         pretty: false,
     };
     let Ok(ctx) = Ctx::new(&g) else {
-        answer("err {\"message\":\"the root or state directory is gone\",\"hint\":\"\"}");
+        answer("err {\"message\":\"the root or state directory is gone\"}");
         return 1;
     };
     let Some(job) = record::peek(&ctx, &order.id) else {
-        answer("err {\"message\":\"the job record is gone\",\"hint\":\"\"}");
+        answer("err {\"message\":\"the job record is gone\"}");
         return 1;
     };
     let mut capture = Capture::new(super::open_log(&ctx, &order.id), super::budget(&job));
-    proc::set_subreaper(true);
-    let running = match exec::spawn(&order.spec, false) {
+    if let Err(e) = proc::set_subreaper(true) {
+        answer(&format!(
+            "err {}",
+            json!({"message": format!("could not become the child subreaper: {e}")})
+        ));
+        return 1;
+    }
+    let running = match exec::spawn(&order.spec) {
         Ok(r) => r,
-        Err(e) => {
-            let err = super::spawn_error(&e, &order.spec);
-            let word = ErrWord {
-                message: err.message,
-                hint: err.hint.unwrap_or_default(),
-            };
+        Err(r) => {
             answer(&format!(
                 "err {}",
-                serde_json::to_string(&word).unwrap_or_default()
+                serde_json::to_string(&r).unwrap_or_default()
             ));
             return 1;
         }
     };
     let me = ProcId::me();
-    let _ = record::update(&ctx, &order.id, |j| j.owner = Some(me));
+    let keeper = running.keeper;
+    let _ = record::update(&ctx, &order.id, |j| {
+        j.owner = Some(me);
+        j.keeper = Some(keeper);
+    });
     answer("ok");
     // From here on nobody listens: the starter has gone.
-    detach_stdio();
+    super::keeper::detach_stdio();
     let outcome = exec::finish(
         running,
         &mut capture,
         order.spec.timeout_ms.map(Duration::from_millis),
         &ctx.control,
+        None,
     );
+    isolation::remove_tmpdir(order.spec.tmpdir.as_ref());
     let captured = capture.finish(&super::page_hint(&order.id));
     // The log is all a later reader has: say there what the end was like.
     let note = if outcome.timed_out {
@@ -224,21 +236,4 @@ fn answer(line: &str) {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{line}");
     let _ = out.flush();
-}
-
-/// stdin and stdout onto /dev/null, so the starter's pipe reaches EOF and a write can never
-/// raise SIGPIPE here.
-fn detach_stdio() {
-    if let Ok(null) = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open("/dev/null")
-    {
-        use std::os::fd::AsRawFd;
-        // SAFETY: dup2 onto the standard descriptors of this single-purpose process.
-        unsafe {
-            libc::dup2(null.as_raw_fd(), 0);
-            libc::dup2(null.as_raw_fd(), 1);
-        }
-    }
 }

@@ -1,0 +1,182 @@
+//! What a run's `sandbox`, `sandbox_fallback` and `network` become (SPEC 23.4, 24.6, 24.7): the
+//! mode after the `--sandbox` floor, whether the kernel can enforce it, the private TMPDIR of
+//! `workspace-write`, and `data.sandbox`.
+
+use super::confine::{self, Confinement, Mode};
+use crate::context::Ctx;
+use crate::error::{Code, Result, ToolError};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::path::PathBuf;
+
+/// `sandbox_fallback`: what to do where the kernel cannot enforce `sandbox`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Fallback {
+    /// Run without the file-system sandbox (a warning says so).
+    None,
+}
+
+/// The run's isolation, decided before anything starts.
+pub struct Isolation {
+    pub mode: Mode,
+    /// Landlock will hold the command to `mode`.
+    pub enforced: bool,
+    pub network_none: bool,
+    /// `workspace-write`'s private temporary directory, given as TMPDIR; removed at the end.
+    pub tmpdir: Option<PathBuf>,
+}
+
+/// The floor set by `--sandbox` / `LOOPR_RUN_SANDBOX` (the cli checked its spelling).
+fn floor(ctx: &Ctx) -> Mode {
+    ctx.run_sandbox
+        .as_deref()
+        .and_then(Mode::parse)
+        .unwrap_or_default()
+}
+
+impl Isolation {
+    pub fn decide(
+        ctx: &Ctx,
+        asked: Option<Mode>,
+        fallback: Option<Fallback>,
+        network_none: bool,
+    ) -> Result<Isolation> {
+        let floor = floor(ctx);
+        if let Some(a) = asked.filter(|&a| a < floor) {
+            return Err(ToolError::invalid(
+                "sandbox",
+                format!(
+                    "sandbox \"{}\" is weaker than \"{}\", the floor this loopr-tool was started with (--sandbox / LOOPR_RUN_SANDBOX)",
+                    a.name(),
+                    floor.name()
+                ),
+            )
+            .hint(format!(
+                "Leave `sandbox` out (the floor \"{}\" applies) or ask for a stronger one.",
+                floor.name()
+            )));
+        }
+        if floor != Mode::None && fallback.is_some() {
+            return Err(ToolError::invalid(
+                "sandbox_fallback",
+                format!(
+                    "sandbox_fallback is not allowed: this loopr-tool was started with the sandbox floor \"{}\", which no call may run without",
+                    floor.name()
+                ),
+            )
+            .hint("Leave sandbox_fallback out; where the kernel cannot enforce the sandbox the call fails with sandbox_unavailable."));
+        }
+        let mode = asked.unwrap_or(floor);
+        let abi = if mode == Mode::None {
+            None
+        } else {
+            confine::landlock_abi()
+        };
+        if mode != Mode::None && abi.is_none() {
+            if fallback.is_none() {
+                return Err(ToolError::new(
+                    Code::SandboxUnavailable,
+                    format!(
+                        "sandbox \"{}\" cannot be enforced here: this kernel offers no Landlock (Linux 5.13 or later with Landlock enabled); the command was not run",
+                        mode.name()
+                    ),
+                )
+                .with("mode", mode.name())
+                .hint("Run it where Landlock is available, or pass sandbox_fallback: \"none\" to run it without the file-system sandbox if that is acceptable."));
+            }
+            ctx.warn(format!(
+                "the kernel cannot enforce sandbox \"{}\" (no Landlock): the command ran without it, as sandbox_fallback \"none\" allowed",
+                mode.name()
+            ));
+        }
+        if abi.is_some_and(|v| v < 3) {
+            ctx.warn(format!(
+                "this kernel's Landlock (ABI {}) cannot stop a command from truncating existing files outside the writable directories",
+                abi.unwrap_or(0)
+            ));
+        }
+        let tmpdir = if mode == Mode::WorkspaceWrite {
+            let made = tempfile::Builder::new()
+                .prefix("loopr-run-")
+                .tempdir()
+                .map_err(|e| {
+                    ToolError::new(
+                        Code::IoError,
+                        format!("could not make the run's private TMPDIR: {e}"),
+                    )
+                })?;
+            Some(made.keep())
+        } else {
+            None
+        };
+        Ok(Isolation {
+            mode,
+            enforced: abi.is_some(),
+            network_none,
+            tmpdir,
+        })
+    }
+
+    /// What the shell's process enters (confine.rs).
+    pub fn confinement(&self, ctx: &Ctx) -> Confinement {
+        let fs = self.enforced.then(|| {
+            let writable = match self.mode {
+                Mode::WorkspaceWrite => std::iter::once(ctx.root_real.clone())
+                    .chain(self.tmpdir.clone())
+                    .collect(),
+                _ => vec![],
+            };
+            (self.mode, writable)
+        });
+        Confinement {
+            network_none: self.network_none,
+            fs,
+        }
+    }
+
+    /// `data.sandbox` (SPEC 24.6).
+    pub fn data(&self) -> Value {
+        json!({
+            "mode": self.mode.name(),
+            "enforced_by": if self.enforced { "landlock" } else { "none" },
+            "network": if self.network_none { "none" } else { "inherit" },
+        })
+    }
+}
+
+/// Removes a run's private TMPDIR once the command is over.
+pub fn remove_tmpdir(dir: Option<&PathBuf>) {
+    if let Some(d) = dir {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
+
+/// Why a command was not started, as the error the caller sees.
+pub fn refused(r: super::keeper::Refusal) -> ToolError {
+    match r.mode {
+        Some(mode) => {
+            let hint = if mode == "network:none" {
+                "network: none needs user and network namespaces (unshare); where the OS forbids them, run without network: none only if network access is acceptable."
+            } else {
+                "Run it where Landlock is available, or pass sandbox_fallback: \"none\" to run it without the file-system sandbox if that is acceptable."
+            };
+            ToolError::new(
+                Code::SandboxUnavailable,
+                format!(
+                    "could not start the command with {}: {}; the command was not run",
+                    if mode == "network:none" {
+                        "network: none".to_string()
+                    } else {
+                        format!("sandbox \"{mode}\"")
+                    },
+                    r.message
+                ),
+            )
+            .with("mode", mode)
+            .hint(hint)
+        }
+        None => ToolError::new(Code::IoError, r.message),
+    }
+}
