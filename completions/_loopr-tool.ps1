@@ -35,7 +35,7 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('read', 'read', [CompletionResultType]::ParameterValue, 'Read a text file with line numbers')
+            [CompletionResult]::new('read', 'read', [CompletionResultType]::ParameterValue, 'Read a text file with line numbers (also images, PDFs, notebooks, several files)')
             [CompletionResult]::new('write', 'write', [CompletionResultType]::ParameterValue, 'Create or overwrite a file')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Replace text in a file')
             [CompletionResult]::new('move', 'move', [CompletionResultType]::ParameterValue, 'Move or rename a file or directory (undoable)')
@@ -60,9 +60,12 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             break
         }
         'loopr-tool;read' {
-            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'The file to read: relative to the root, or absolute inside it. [required]')
-            [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'First line to show, 1-based. [default: 1]')
-            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'How many lines to show (at most 100000). [default: 2000]')
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'The file to read: relative to the root, or absolute inside it. Text, an image (PNG, JPEG, GIF, WebP), a PDF or a Jupyter notebook.')
+            [CompletionResult]::new('--paths', '--paths', [CompletionResultType]::ParameterName, 'Several files to read in one call (up to 100), instead of `path`; each gets a `==> PATH <==` header, and one that fails shows its error in place.')
+            [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'First line to show, 1-based; negative shows the last lines (-20 is the last 20, as `tail -n 20`). For a notebook it counts cells.')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'How many lines to show (at most 100000); for a notebook, cells. [default: 2000]')
+            [CompletionResult]::new('--line-range', '--line-range', [CompletionResultType]::ParameterName, '`[first, last]` lines to show, inclusive and 1-based: another way to give offset and limit.')
+            [CompletionResult]::new('--pages', '--pages', [CompletionResultType]::ParameterName, 'PDF pages to show: "3" or "1-5" (default: the first 20).')
             [CompletionResult]::new('--file-path', '--file-path', [CompletionResultType]::ParameterName, 'file-path')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')
@@ -475,7 +478,7 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             break
         }
         'loopr-tool;help' {
-            [CompletionResult]::new('read', 'read', [CompletionResultType]::ParameterValue, 'Read a text file with line numbers')
+            [CompletionResult]::new('read', 'read', [CompletionResultType]::ParameterValue, 'Read a text file with line numbers (also images, PDFs, notebooks, several files)')
             [CompletionResult]::new('write', 'write', [CompletionResultType]::ParameterValue, 'Create or overwrite a file')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Replace text in a file')
             [CompletionResult]::new('move', 'move', [CompletionResultType]::ParameterValue, 'Move or rename a file or directory (undoable)')

@@ -1055,7 +1055,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__read)
-            opts="-h --path --offset --limit --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            opts="-h --path --paths --offset --limit --line-range --pages --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1065,11 +1065,23 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --paths)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --offset)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --line-range)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pages)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

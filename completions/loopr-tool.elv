@@ -32,7 +32,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand read 'Read a text file with line numbers'
+            cand read 'Read a text file with line numbers (also images, PDFs, notebooks, several files)'
             cand write 'Create or overwrite a file'
             cand edit 'Replace text in a file'
             cand move 'Move or rename a file or directory (undoable)'
@@ -56,9 +56,12 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'loopr-tool;read'= {
-            cand --path 'The file to read: relative to the root, or absolute inside it. [required]'
-            cand --offset 'First line to show, 1-based. [default: 1]'
-            cand --limit 'How many lines to show (at most 100000). [default: 2000]'
+            cand --path 'The file to read: relative to the root, or absolute inside it. Text, an image (PNG, JPEG, GIF, WebP), a PDF or a Jupyter notebook.'
+            cand --paths 'Several files to read in one call (up to 100), instead of `path`; each gets a `==> PATH <==` header, and one that fails shows its error in place.'
+            cand --offset 'First line to show, 1-based; negative shows the last lines (-20 is the last 20, as `tail -n 20`). For a notebook it counts cells.'
+            cand --limit 'How many lines to show (at most 100000); for a notebook, cells. [default: 2000]'
+            cand --line-range '`[first, last]` lines to show, inclusive and 1-based: another way to give offset and limit.'
+            cand --pages 'PDF pages to show: "3" or "1-5" (default: the first 20).'
             cand --file-path 'file-path'
             cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
             cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
@@ -450,7 +453,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand --help 'Print help'
         }
         &'loopr-tool;help'= {
-            cand read 'Read a text file with line numbers'
+            cand read 'Read a text file with line numbers (also images, PDFs, notebooks, several files)'
             cand write 'Create or overwrite a file'
             cand edit 'Replace text in a file'
             cand move 'Move or rename a file or directory (undoable)'

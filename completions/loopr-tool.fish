@@ -39,7 +39,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l allow-dangerous -
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l pretty -d 'Indent the JSON'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -s h -l help -d 'Print help'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -s V -l version -d 'Print version'
-complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "read" -d 'Read a text file with line numbers'
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "read" -d 'Read a text file with line numbers (also images, PDFs, notebooks, several files)'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "write" -d 'Create or overwrite a file'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "edit" -d 'Replace text in a file'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "move" -d 'Move or rename a file or directory (undoable)'
@@ -61,9 +61,12 @@ complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "call" -d 'Run
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "batch" -d 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "mcp" -d 'Serve every tool over the Model Context Protocol on stdio'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l path -d 'The file to read: relative to the root, or absolute inside it. [required]' -r
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l offset -d 'First line to show, 1-based. [default: 1]' -r
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l limit -d 'How many lines to show (at most 100000). [default: 2000]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l path -d 'The file to read: relative to the root, or absolute inside it. Text, an image (PNG, JPEG, GIF, WebP), a PDF or a Jupyter notebook.' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l paths -d 'Several files to read in one call (up to 100), instead of `path`; each gets a `==> PATH <==` header, and one that fails shows its error in place.' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l offset -d 'First line to show, 1-based; negative shows the last lines (-20 is the last 20, as `tail -n 20`). For a notebook it counts cells.' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l limit -d 'How many lines to show (at most 100000); for a notebook, cells. [default: 2000]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l line-range -d '`[first, last]` lines to show, inclusive and 1-based: another way to give offset and limit.' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l pages -d 'PDF pages to show: "3" or "1-5" (default: the first 20).' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l file-path -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
@@ -444,7 +447,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l allow-priv
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l pretty -d 'Indent the JSON'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -s h -l help -d 'Print help'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "read" -d 'Read a text file with line numbers'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "read" -d 'Read a text file with line numbers (also images, PDFs, notebooks, several files)'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "write" -d 'Create or overwrite a file'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "edit" -d 'Replace text in a file'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help" -f -a "move" -d 'Move or rename a file or directory (undoable)'

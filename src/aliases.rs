@@ -38,6 +38,14 @@ pub static ALIASES: &[Alias] = &[
         fixed: &[],
         ignored: &[],
     },
+    // Codex's image viewer: read shows an image as an image (SPEC 22.6).
+    Alias {
+        name: "view_image",
+        tool: "read",
+        renames: &[],
+        fixed: &[],
+        ignored: &[],
+    },
     Alias {
         name: "read_file",
         tool: "read",
@@ -230,6 +238,10 @@ impl Alias {
             return Ok((input, vec![])); // the tool's parser says what is wrong with it
         };
         let mut warnings = vec![];
+        if self.name == "Read" && map.get("offset").and_then(Value::as_f64) == Some(0.0) {
+            // Claude Code's Read takes offset 0 as the first line (SPEC 22.5); ours refuses 0.
+            map.insert("offset".into(), Value::from(1));
+        }
         for (field, warning) in self.ignored {
             if map.remove(*field).is_some() {
                 warnings.push(warning.to_string());
@@ -302,6 +314,19 @@ mod tests {
             .translate(json!({"path": "src"}))
             .unwrap();
         assert_eq!(v["depth"], 1);
+    }
+
+    #[test]
+    fn claude_codes_read_takes_offset_0_as_line_1() {
+        let (v, _) = alias("Read")
+            .translate(json!({"file_path": "a", "offset": 0}))
+            .unwrap();
+        assert_eq!(v, json!({"file_path": "a", "offset": 1}));
+        // a tail passes through; other names keep offset 0 for read to refuse
+        let (v, _) = alias("Read").translate(json!({"offset": -5})).unwrap();
+        assert_eq!(v["offset"], -5);
+        let (v, _) = alias("read_file").translate(json!({"offset": 0})).unwrap();
+        assert_eq!(v["offset"], 0);
     }
 
     #[test]

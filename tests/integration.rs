@@ -46,7 +46,9 @@ fn schema_lists_every_tool_in_three_flavors() {
         );
     }
     let read = &anthropic.iter().find(|d| d["name"] == "read").unwrap()["input_schema"];
-    assert_eq!(read["required"], json!(["path"]));
+    // `path` or `paths`: a cross-field rule the tool enforces (no required list can say it).
+    assert!(read.get("required").is_none_or(|r| r == &json!([])));
+    assert_eq!(read["properties"]["paths"]["maxItems"], 100);
     assert_eq!(read["properties"]["limit"]["maximum"], 100_000);
     assert!(
         read["properties"].get("file_path").is_none(),

@@ -114,7 +114,7 @@ fn pydantic_ai_calls_every_tool_and_its_model_sees_a_files_text() {
     // the parser words them (src/input.rs). The refusals allowed are the rules between fields
     // that a flat schema cannot state (SPEC 16.9), listed here one by one: edit needs
     // old_string/new_string or edits, notebook_edit needs new_source unless it deletes, stat
-    // needs path or paths, so a call with only the fields the schema requires is refused. The arguments are the same in both modes
+    // and read need path or paths, so a call with only the fields the schema requires is refused. The arguments are the same in both modes
     // (TestModel is seeded), so the default mode is covered by this too.
     const CROSS_FIELD_RULES: &[(&str, &str)] = &[
         (
@@ -123,6 +123,10 @@ fn pydantic_ai_calls_every_tool_and_its_model_sees_a_files_text() {
         ),
         ("notebook_edit", "missing required field `new_source`"),
         ("stat", "missing required field `path` (or give `paths`)"),
+        (
+            "read",
+            "missing required field `path` (or `paths` for several files)",
+        ),
     ];
     const SHAPE: &[&str] = &[
         "unknown field",

@@ -78,7 +78,6 @@ fn bad_inputs_are_invalid_input_naming_the_field() {
         (json!({"path": 7}), "path"),
         (json!({"path": "a.txt", "offset": "ten"}), "offset"),
         (json!({"path": "a.txt", "offset": 0}), "offset"),
-        (json!({"path": "a.txt", "offset": -3}), "offset"),
         (json!({"path": "a.txt", "limit": 100_001}), "limit"),
         (json!({"path": "a.txt", "limit": 1.5}), "limit"),
         (json!({"path": "a.txt", "file_path": "a.txt"}), "path"),
@@ -97,7 +96,7 @@ fn bad_inputs_are_invalid_input_naming_the_field() {
     let out = env.call("read", json!({"path": "a.txt", "bogus": 1}));
     assert!(
         out.output().contains(
-            "accepted fields: path (string, required), offset (integer), limit (integer)"
+            "accepted fields: path (string), paths (array of strings), offset (integer), limit (integer)"
         ),
         "{}",
         out.output()

@@ -171,8 +171,8 @@ fn crlf_bom_and_legacy_encodings_are_reported() {
 #[test]
 fn binary_directories_and_special_files_are_refused() {
     let env = Env::new();
-    env.write_file("img.png", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR");
-    let out = env.call("read", json!({"path": "img.png"}));
+    env.write_file("blob.bin", b"\x7fELF\x02\x01\x01\0\0\0\0\0\0\0\0\0");
+    let out = env.call("read", json!({"path": "blob.bin"}));
     out.assert_err("binary_file");
     assert!(out.output().contains("16 bytes"), "{}", out.output());
     std::fs::create_dir(env.path("dir")).unwrap();

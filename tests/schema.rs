@@ -252,6 +252,8 @@ fn bounds_and_nested_items_agree_with_the_parser() {
             "read",
             json!({"path": "a.txt", "offset": 1, "limit": 100_000}),
         ),
+        ("read", json!({"path": "a.txt", "offset": -5})),
+        ("read", json!({"paths": ["a.txt"], "line_range": [1, 1]})),
         ("write", json!({"path": "b.txt", "content": ""})),
         ("session", json!({})),
         ("session", json!({"action": "show"})),
@@ -263,7 +265,9 @@ fn bounds_and_nested_items_agree_with_the_parser() {
         ("undo", json!({})),
     ];
     let invalid = [
-        ("read", json!({})),
+        // `{}` the schema takes: `path` or `paths` is a rule between fields the tool enforces
+        ("read", json!({"paths": []})),
+        ("read", json!({"path": "a.txt", "line_range": [1]})),
         ("read", json!({"path": "a.txt", "bogus": 1})),
         ("read", json!({"path": 3})),
         ("read", json!({"path": "a.txt", "offset": 0})),
@@ -384,7 +388,7 @@ fn strict_descriptions_keep_what_the_dropped_keywords_said() {
     let read = &schema(&env, &["--strict", "read"])[0]["input_schema"];
     assert_eq!(
         read["properties"]["limit"]["description"],
-        "How many lines to show (at most 100000). Default: 2000."
+        "How many lines to show (at most 100000); for a notebook, cells. Default: 2000."
     );
     // The parser still holds the bounds the strict schema cannot state.
     env.write_file("a.txt", "x\n");

@@ -8,7 +8,7 @@ use crate::envelope::Success;
 use crate::error::{Result, ToolError};
 use crate::sandbox;
 use crate::state;
-use crate::text::{self, Outcome, Window};
+use crate::text::{self, Outcome, Want};
 use crate::tool::{Hints, Tool};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -127,12 +127,9 @@ fn describe(r: &sandbox::Resolved) -> Result<Value> {
     } else if ft.is_file() && meta.len() <= SCAN_LIMIT {
         let mut f =
             std::fs::File::open(&r.real).map_err(|e| ToolError::io(&e, shown, "reading"))?;
-        let window = Window {
-            first: 1,
-            limit: 0,
-            budget: 0,
-        };
-        match text::scan(&mut f, window).map_err(|e| ToolError::io(&e, shown, "reading"))? {
+        // Counting only: no line is kept.
+        let want = Want::Lines { first: 1, limit: 0 };
+        match text::scan(&mut f, want, 0).map_err(|e| ToolError::io(&e, shown, "reading"))? {
             Outcome::Text(s) => {
                 v["binary"] = json!(false);
                 v["lines"] = json!(s.total_lines);

@@ -25,6 +25,14 @@ from pydantic_ai.models.test import TestModel
 READ_TEXT = "pydantic-ai must see this line\n"
 
 
+class ReadModel(TestModel):
+    """TestModel calling `read` with `path` "a": read's schema requires no field (`path` or
+    `paths` is a rule between fields, SPEC 18.2), so generated arguments would name no file."""
+
+    def gen_tool_args(self, tool_def):
+        return {"path": "a"}
+
+
 def toolset(binary, root, state, wire, extra):
     # sh -c 'tee IN | BIN … mcp | tee OUT': passive copies of both directions.
     script = 'tee "$LOOPR_WIRE_IN" | "$0" "$@" | tee "$LOOPR_WIRE_OUT"'
@@ -92,14 +100,14 @@ async def one_mode(binary, root, state, mode, extra):
     root = os.path.join(root, mode)
     os.makedirs(root)
     with open(os.path.join(root, "a"), "w") as f:
-        # TestModel fills a required string with "a": this is the file its `read` reads.
+        # The file ReadModel's `read` reads ("a", the string TestModel fills in).
         f.write(READ_TEXT)
     os.makedirs(state, exist_ok=True)
     wire_log = os.path.join(state, f"wire-{mode}")
     ts = toolset(binary, root, state, wire_log, extra)
     report = {}
 
-    read_model = TestModel(call_tools=["read"])
+    read_model = ReadModel(call_tools=["read"])
     r = await Agent(read_model, toolsets=[ts]).run("read the file")
     calls, returns, retries = parts(r)
     report["read_only"] = {"calls": calls, "returns": returns, "retries": retries}

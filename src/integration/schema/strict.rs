@@ -6,9 +6,9 @@
 //! Starting from the published non-strict schema (no nulls, no type arrays, plain enums):
 //! - a free-form object (run's `env`) cannot be strict, since every key must be declared: it
 //!   becomes a list of `{name, value}` pairs, which the parser also takes;
-//! - keywords either provider refuses go (`default`, `format`, numeric and length bounds,
-//!   `maxItems`, `minItems` over 1); a dropped default is said in the description, and the
-//!   parser still enforces every bound;
+//! - keywords either provider refuses go (`default`, `format`, `not`, numeric and length
+//!   bounds, `maxItems`, `minItems` over 1); a dropped default is said in the description, and
+//!   the parser still enforces every bound;
 //! - every property is required, an optional one as `anyOf [X, {type: null}]` (null means
 //!   absent to the parser), and every object has `additionalProperties: false`.
 
@@ -51,9 +51,11 @@ fn pairs_for_free_form(s: &mut Schema) {
 }
 
 /// Anthropic refuses numeric bounds, string lengths, `maxItems` and a `minItems` over 1;
-/// OpenAI refuses `default`; neither needs schemars' integer-width `format`s (already gone).
-const REFUSED: [&str; 9] = [
+/// OpenAI refuses `default` and `not` (read's `offset` is "not 0"); neither needs schemars'
+/// integer-width `format`s (already gone).
+const REFUSED: [&str; 10] = [
     "default",
+    "not",
     "format",
     "minimum",
     "maximum",

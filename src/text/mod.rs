@@ -4,8 +4,17 @@
 //! encoding, and keeps only the lines asked for, so lines 1–2000 of a 1 GiB file cost a 64 KiB
 //! buffer. UTF-8 is tried first (the common case, one pass); a file that is not valid UTF-8 is
 //! read again to let chardetng guess its encoding, and a third time to decode it.
+//!
+//! A tail (`offset: -N`, SPEC 24.2) is found by the same pass: it marks where recent lines
+//! start (`lines::Marks`), and once the pass knows the line count, the tail's lines are read
+//! from the mark — the only bytes read twice are the ones shown. A file that had to be decoded
+//! (UTF-16, a legacy encoding) has no byte offsets per line, so its tail is decoded once more.
+
+mod lines;
 
 use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
+pub use lines::Window;
+use lines::{Lines, Marks};
 use memchr::memchr;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
@@ -77,10 +86,24 @@ impl Line {
     /// The line as read shows it: its first 2,000 characters and a marker when cut.
     pub fn display(&self) -> String {
         if self.is_cut() {
-            format!("{}… [line truncated: {} chars]", self.text, self.chars)
+            marked(&self.text, self.chars)
         } else {
             self.text.clone()
         }
+    }
+}
+
+fn marked(kept: &str, chars: usize) -> String {
+    format!("{kept}… [line truncated: {chars} chars]")
+}
+
+/// A line held whole in memory (a PDF page's, a notebook cell's) cut as read cuts a file's:
+/// after `MAX_LINE_CHARS` characters, with the marker. Without it one line longer than the
+/// output cap could never be shown.
+pub fn cut_line(line: &str) -> String {
+    match line.char_indices().nth(MAX_LINE_CHARS) {
+        Some((at, _)) => marked(&line[..at], line.chars().count()),
+        None => line.to_string(),
     }
 }
 
@@ -92,170 +115,35 @@ pub struct Scan {
     pub total_lines: u64,
     pub line_ending: &'static str,
     pub indent: &'static str,
+    /// The number of the first line of `lines` (where the window starts, also when it is empty).
+    pub first_line: u64,
     /// Lines from the window's first, in order; fewer than asked when the character budget ran out.
     pub lines: Vec<Line>,
 }
 
-/// Which lines to keep: `first..first+limit`, stopping early once `budget` characters of
-/// formatted output are reached (the output cap would cut there anyway).
-#[derive(Debug, Clone, Copy)]
-pub struct Window {
-    pub first: u64,
-    pub limit: u64,
-    pub budget: usize,
-}
-
-/// Splits text into lines and keeps the window; counts and classifies every line.
-struct Lines {
-    first: u64,
-    last: u64,
-    budget: usize,
-    used: usize,
-    n: u64,
-    in_line: bool,
-    last_byte: u8,
-    lf: u64,
-    crlf: u64,
-    spaces: bool,
-    tabs: bool,
-    cur: Vec<u8>,
-    cur_chars: usize,
-    out: Vec<Line>,
-}
-
-impl Lines {
-    fn new(w: Window) -> Lines {
-        Lines {
-            first: w.first,
-            last: w.first.saturating_add(w.limit).saturating_sub(1),
-            budget: w.budget,
-            used: 0,
-            n: 1,
-            in_line: false,
-            last_byte: 0,
-            lf: 0,
-            crlf: 0,
-            spaces: false,
-            tabs: false,
-            cur: Vec::new(),
-            cur_chars: 0,
-            out: Vec::new(),
-        }
-    }
-
-    fn capturing(&self) -> bool {
-        self.n >= self.first && self.n <= self.last && self.used < self.budget
-    }
-
-    /// `s` is UTF-8 (validated or decoded), in pieces that may split a line anywhere but
-    /// never a character.
-    fn feed(&mut self, mut s: &[u8]) {
-        while !s.is_empty() {
-            let (seg, rest, ended) = match memchr(b'\n', s) {
-                Some(i) => (&s[..i], &s[i + 1..], true),
-                None => (s, &s[s.len()..], false),
-            };
-            if let (Some(&first), Some(&last)) = (seg.first(), seg.last()) {
-                if !self.in_line {
-                    self.in_line = true;
-                    match first {
-                        b' ' => self.spaces = true,
-                        b'\t' => self.tabs = true,
-                        _ => {}
-                    }
-                }
-                if self.capturing() {
-                    self.take(seg);
-                }
-                self.last_byte = last;
-            }
-            if ended {
-                let crlf = self.in_line && self.last_byte == b'\r';
-                if crlf {
-                    self.crlf += 1
-                } else {
-                    self.lf += 1
-                }
-                self.end_line(crlf);
-            }
-            s = rest;
-        }
-    }
-
-    fn take(&mut self, seg: &[u8]) {
-        for (i, &b) in seg.iter().enumerate() {
-            if b & 0xC0 != 0x80 {
-                self.cur_chars += 1;
-                if self.cur_chars == MAX_LINE_CHARS + 2 {
-                    // Enough kept (one spare for a CR that may end the line); only count the rest.
-                    self.cur_chars += seg[i + 1..].iter().filter(|&&b| b & 0xC0 != 0x80).count();
-                    return;
-                }
-            }
-            if self.cur_chars <= MAX_LINE_CHARS + 1 {
-                self.cur.push(b);
-            }
-        }
-    }
-
-    fn end_line(&mut self, crlf: bool) {
-        if self.capturing() {
-            let mut chars = self.cur_chars;
-            if crlf {
-                chars -= 1;
-                if self.cur.last() == Some(&b'\r') {
-                    self.cur.pop();
-                }
-            }
-            // Keep the first MAX_LINE_CHARS characters.
-            let mut text = String::from_utf8_lossy(&self.cur).into_owned();
-            if let Some((cut, _)) = text.char_indices().nth(MAX_LINE_CHARS) {
-                text.truncate(cut);
-            }
-            self.used += 8 + chars.min(MAX_LINE_CHARS + 40);
-            self.out.push(Line { text, chars });
-        }
-        self.cur.clear();
-        self.cur_chars = 0;
-        self.n += 1;
-        self.in_line = false;
-        self.last_byte = 0;
-    }
-
-    /// The scan of the whole file, once every byte has been fed.
-    fn finish(mut self, size: u64, hash: u64, encoding: String) -> Scan {
-        if self.in_line {
-            self.end_line(false); // an unterminated last line: counted, with no ending
-        }
-        let total = self.n - 1;
-        let ending = match (self.lf > 0, self.crlf > 0) {
-            (true, true) => "mixed",
-            (false, true) => "crlf",
-            (true, false) => "lf",
-            (false, false) => "none",
-        };
-        let indent = match (self.spaces, self.tabs) {
-            (true, true) => "mixed",
-            (true, false) => "spaces",
-            (false, true) => "tabs",
-            (false, false) => "none",
-        };
-        Scan {
-            size,
-            hash,
-            encoding,
-            total_lines: total,
-            line_ending: ending,
-            indent,
-            lines: self.out,
-        }
-    }
+/// What to keep of a text file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Want {
+    /// Lines `first..first+limit` (1-based).
+    Lines { first: u64, limit: u64 },
+    /// The last `count` lines, of which the first `limit` (`tail -n count | head -n limit`).
+    Tail { count: u64, limit: u64 },
 }
 
 /// The scan's outcome: a text file, or binary content.
 pub enum Outcome {
     Text(Scan),
     Binary { size: u64 },
+}
+
+/// What a pass over the whole file found, before the tail (if any) is read.
+struct Pass {
+    lines: Lines,
+    size: u64,
+    hash: u64,
+    /// The decoder, for a file that was not UTF-8 (its tail is decoded again).
+    decoded: Option<&'static Encoding>,
+    encoding: String,
 }
 
 fn read_full(f: &mut File, buf: &mut [u8]) -> io::Result<usize> {
@@ -271,7 +159,23 @@ fn read_full(f: &mut File, buf: &mut [u8]) -> io::Result<usize> {
     Ok(n)
 }
 
-pub fn scan(f: &mut File, w: Window) -> io::Result<Outcome> {
+/// The window and tail marks of a first pass.
+fn plan(want: Want, budget: usize, utf8: bool) -> (Window, Option<Marks>) {
+    match want {
+        Want::Lines { first, limit } => (
+            Window {
+                first,
+                limit,
+                budget,
+            },
+            None,
+        ),
+        // A decoded file's lines have no byte offsets to mark: its tail is decoded again.
+        Want::Tail { count, .. } => (Window::NONE, utf8.then(|| Marks::new(count))),
+    }
+}
+
+pub fn scan(f: &mut File, want: Want, budget: usize) -> io::Result<Outcome> {
     let mut buf = vec![0u8; CHUNK + 4];
     let head_len = read_full(f, &mut buf[..CHUNK])?;
     let head = &buf[..head_len];
@@ -280,18 +184,30 @@ pub fn scan(f: &mut File, w: Window) -> io::Result<Outcome> {
         let size = f.metadata()?.len();
         return Ok(Outcome::Binary { size });
     }
-    match bom {
-        Bom::Utf16Le => return decode_pass(f, UTF_16LE, "utf-16le", w).map(Outcome::Text),
-        Bom::Utf16Be => return decode_pass(f, UTF_16BE, "utf-16be", w).map(Outcome::Text),
-        _ => {}
-    }
-    if let Some(scan) = utf8_pass(f, &mut buf, head_len, bom == Bom::Utf8, w)? {
-        return Ok(Outcome::Text(scan));
-    }
-    // Not UTF-8: guess the encoding from the whole file, then decode it.
-    if bom == Bom::Utf8 {
-        return decode_pass(f, UTF_8, "utf-8-bom", w).map(Outcome::Text);
-    }
+    let pass = match bom {
+        Bom::Utf16Le => decode_pass(f, UTF_16LE, "utf-16le", plan(want, budget, false).0)?,
+        Bom::Utf16Be => decode_pass(f, UTF_16BE, "utf-16be", plan(want, budget, false).0)?,
+        _ => {
+            let (w, marks) = plan(want, budget, true);
+            match utf8_pass(f, &mut buf, head_len, bom == Bom::Utf8, w, marks)? {
+                Some(pass) => pass,
+                // Not UTF-8 after all: guess the encoding from the whole file, then decode it.
+                None if bom == Bom::Utf8 => {
+                    decode_pass(f, UTF_8, "utf-8-bom", plan(want, budget, false).0)?
+                }
+                None => {
+                    let enc = guess(f, &mut buf)?;
+                    let name = enc.name().to_ascii_lowercase();
+                    decode_pass(f, enc, &name, plan(want, budget, false).0)?
+                }
+            }
+        }
+    };
+    finish(f, pass, want, budget).map(Outcome::Text)
+}
+
+/// chardetng's guess over the whole file.
+fn guess(f: &mut File, buf: &mut [u8]) -> io::Result<&'static Encoding> {
     f.seek(SeekFrom::Start(0))?;
     let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
     loop {
@@ -301,9 +217,94 @@ pub fn scan(f: &mut File, w: Window) -> io::Result<Outcome> {
             break;
         }
     }
-    let enc = det.guess(None, chardetng::Utf8Detection::Deny);
-    let name = enc.name().to_ascii_lowercase();
-    decode_pass(f, enc, &name, w).map(Outcome::Text)
+    Ok(det.guess(None, chardetng::Utf8Detection::Deny))
+}
+
+/// The scan of the whole file, once every byte has been fed; a tail's lines are read here.
+fn finish(f: &mut File, mut pass: Pass, want: Want, budget: usize) -> io::Result<Scan> {
+    let total = pass.lines.close();
+    let l = &pass.lines;
+    let ending = match (l.lf > 0, l.crlf > 0) {
+        (true, true) => "mixed",
+        (false, true) => "crlf",
+        (true, false) => "lf",
+        (false, false) => "none",
+    };
+    let indent = match (l.spaces, l.tabs) {
+        (true, true) => "mixed",
+        (true, false) => "spaces",
+        (false, true) => "tabs",
+        (false, false) => "none",
+    };
+    let (first_line, lines) = match want {
+        Want::Lines { first, .. } => (first, std::mem::take(&mut pass.lines.out)),
+        Want::Tail { count, limit } => {
+            let first = total.saturating_sub(count) + 1;
+            let w = Window {
+                first,
+                limit,
+                budget,
+            };
+            let lines = match (total, pass.decoded, &pass.lines.marks) {
+                (0, _, _) => vec![],
+                (_, Some(enc), _) => {
+                    let name = pass.encoding.clone();
+                    decode_pass(f, enc, &name, w)?.lines.out
+                }
+                (_, None, Some(marks)) => match marks.start(total) {
+                    Some((line, pos)) => reread(f, line, pos, w)?,
+                    None => vec![], // unreachable: the ring always reaches back far enough
+                },
+                (_, None, None) => vec![],
+            };
+            (first, lines)
+        }
+    };
+    Ok(Scan {
+        size: pass.size,
+        hash: pass.hash,
+        encoding: pass.encoding,
+        total_lines: total,
+        line_ending: ending,
+        indent,
+        first_line,
+        lines,
+    })
+}
+
+/// A UTF-8 file's window read from byte `pos`, where line `line` starts: the tail's lines
+/// after the pass that found them. Stops as soon as the window is kept.
+fn reread(f: &mut File, line: u64, pos: u64, w: Window) -> io::Result<Vec<Line>> {
+    f.seek(SeekFrom::Start(pos))?;
+    let mut lines = Lines::new(w, line, pos, None);
+    let mut buf = vec![0u8; CHUNK + 4];
+    let mut carry = 0usize;
+    while !lines.done() {
+        let n = read_full(f, &mut buf[carry..carry + CHUNK])?;
+        let have = carry + n;
+        if n == 0 {
+            if carry > 0 {
+                lines.feed(String::from_utf8_lossy(&buf[..carry]).as_bytes());
+            }
+            break;
+        }
+        let text = &buf[..have];
+        let valid = match std::str::from_utf8(text) {
+            Ok(_) => have,
+            Err(e) if e.error_len().is_none() => e.valid_up_to(),
+            // The file changed since the pass validated it: show what is there.
+            Err(_) => {
+                lines.feed(String::from_utf8_lossy(text).as_bytes());
+                carry = 0;
+                continue;
+            }
+        };
+        lines.feed(&text[..valid]);
+        buf.copy_within(valid..have, 0);
+        carry = have - valid;
+    }
+    lines.close();
+    Ok(lines.out)
 }
 
 /// The UTF-8 pass. `buf[..have]` already holds the file's first bytes. `None` when the file
@@ -314,12 +315,13 @@ fn utf8_pass(
     mut have: usize,
     bom: bool,
     w: Window,
-) -> io::Result<Option<Scan>> {
+    marks: Option<Marks>,
+) -> io::Result<Option<Pass>> {
     let mut hasher = xxhash_rust::xxh3::Xxh3::new();
-    let mut lines = Lines::new(w);
+    let mut skip = if bom { 3 } else { 0 };
+    let mut lines = Lines::new(w, 1, skip as u64, marks);
     let mut size = 0u64;
     let mut carry = 0usize; // bytes of an incomplete character kept at the front of `buf`
-    let mut skip = if bom { 3 } else { 0 };
     loop {
         if have == carry {
             break;
@@ -343,19 +345,21 @@ fn utf8_pass(
         return Ok(None); // ends inside a character
     }
     let encoding = if bom { "utf-8-bom" } else { "utf-8" };
-    Ok(Some(lines.finish(
+    Ok(Some(Pass {
+        lines,
         size,
-        hasher.digest(),
-        encoding.to_string(),
-    )))
+        hash: hasher.digest(),
+        decoded: None,
+        encoding: encoding.to_string(),
+    }))
 }
 
 /// Decodes the whole file with `enc` (a BOM of it is dropped); `lossy` when anything was replaced.
-fn decode_pass(f: &mut File, enc: &'static Encoding, name: &str, w: Window) -> io::Result<Scan> {
+fn decode_pass(f: &mut File, enc: &'static Encoding, name: &str, w: Window) -> io::Result<Pass> {
     f.seek(SeekFrom::Start(0))?;
     let mut decoder = enc.new_decoder_with_bom_removal();
     let mut hasher = xxhash_rust::xxh3::Xxh3::new();
-    let mut lines = Lines::new(w);
+    let mut lines = Lines::new(w, 1, 0, None);
     let mut src = vec![0u8; CHUNK];
     let mut dst = vec![0u8; decoder.max_utf8_buffer_length(CHUNK).unwrap_or(4 * CHUNK)];
     let mut size = 0u64;
@@ -380,7 +384,13 @@ fn decode_pass(f: &mut File, enc: &'static Encoding, name: &str, w: Window) -> i
         }
     }
     let encoding = if lossy { "lossy" } else { name };
-    Ok(lines.finish(size, hasher.digest(), encoding.to_string()))
+    Ok(Pass {
+        lines,
+        size,
+        hash: hasher.digest(),
+        decoded: Some(enc),
+        encoding: encoding.to_string(),
+    })
 }
 
 #[cfg(test)]
@@ -388,23 +398,96 @@ mod tests {
     use super::*;
     use std::io::Write;
 
-    fn scan_bytes(bytes: &[u8], first: u64, limit: u64) -> Scan {
+    fn scan_want(bytes: &[u8], want: Want) -> Scan {
         let mut t = tempfile::tempfile().unwrap();
         t.write_all(bytes).unwrap();
         t.seek(SeekFrom::Start(0)).unwrap();
-        match scan(
-            &mut t,
-            Window {
-                first,
-                limit,
-                budget: usize::MAX,
-            },
-        )
-        .unwrap()
-        {
+        match scan(&mut t, want, usize::MAX).unwrap() {
             Outcome::Text(s) => s,
             Outcome::Binary { .. } => panic!("binary"),
         }
+    }
+
+    fn scan_bytes(bytes: &[u8], first: u64, limit: u64) -> Scan {
+        scan_want(bytes, Want::Lines { first, limit })
+    }
+
+    fn tail(bytes: &[u8], count: u64, limit: u64) -> (u64, Vec<String>) {
+        let s = scan_want(bytes, Want::Tail { count, limit });
+        let head = scan_bytes(bytes, 1, 9);
+        // A tail's pass classifies the file exactly as a window's does.
+        assert_eq!(
+            (s.total_lines, s.hash, &s.encoding, s.line_ending, s.indent),
+            (
+                head.total_lines,
+                head.hash,
+                &head.encoding,
+                head.line_ending,
+                head.indent
+            )
+        );
+        (s.first_line, s.lines.into_iter().map(|l| l.text).collect())
+    }
+
+    #[test]
+    fn tails_show_the_last_lines_with_their_numbers() {
+        let body: String = (1..=100).map(|i| format!("line {i}\n")).collect();
+        assert_eq!(
+            tail(body.as_bytes(), 3, 9),
+            (
+                98,
+                vec!["line 98".into(), "line 99".into(), "line 100".into()]
+            )
+        );
+        // limit takes the first of the tail's lines
+        assert_eq!(
+            tail(body.as_bytes(), 10, 2),
+            (91, vec!["line 91".into(), "line 92".into()])
+        );
+        // longer than the file: from line 1
+        let (first, lines) = tail(body.as_bytes(), 500, 1000);
+        assert_eq!((first, lines.len()), (1, 100));
+        assert_eq!(tail(b"", 5, 9), (1, vec![]));
+        // an unterminated last line, CRLF, a BOM
+        assert_eq!(
+            tail(b"a\r\nb\r\nc", 2, 9),
+            (2, vec!["b".into(), "c".into()])
+        );
+        assert_eq!(
+            tail(b"\xEF\xBB\xBFx\ny\n", 2, 9),
+            (1, vec!["x".into(), "y".into()])
+        );
+    }
+
+    #[test]
+    fn tails_of_decoded_files() {
+        let utf16: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain(
+                "un\ndeux\ntrois\n"
+                    .encode_utf16()
+                    .flat_map(u16::to_le_bytes),
+            )
+            .collect();
+        assert_eq!(tail(&utf16, 2, 9), (2, vec!["deux".into(), "trois".into()]));
+        assert_eq!(
+            tail(b"caf\xe9\nna\xefve\n", 1, 9),
+            (2, vec!["naïve".into()])
+        );
+    }
+
+    #[test]
+    fn a_tail_across_many_chunks_reads_back_only_its_lines() {
+        // Long enough for the bulk path and the marks' ring to matter.
+        let body: String = (1..=200_000).map(|i| format!("{i}\n")).collect();
+        let (first, lines) = tail(body.as_bytes(), 5, 9);
+        assert_eq!(first, 199_996);
+        assert_eq!(lines, ["199996", "199997", "199998", "199999", "200000"]);
+        let (first, lines) = tail(body.as_bytes(), 150_000, 3);
+        assert_eq!(
+            (first, lines),
+            (50_001, vec!["50001".into(), "50002".into(), "50003".into()])
+        );
     }
 
     fn texts(s: &Scan) -> Vec<&str> {
