@@ -106,3 +106,30 @@ fn writes_mkdirs_and_edits_never_land_outside_while_a_directory_is_swapped() {
     assert_eq!(inside, landed.load(Ordering::Relaxed));
     assert!(inside > 0, "no write got through at all");
 }
+
+#[test]
+fn reads_never_return_outside_content_while_a_directory_is_swapped() {
+    let env = Env::new();
+    let outside = env.dir.path().join("outside");
+    std::fs::create_dir(&outside).unwrap();
+    std::fs::write(outside.join("secret.txt"), "OUTSIDE-SECRET\n").unwrap();
+    std::fs::create_dir(env.path("d")).unwrap();
+    std::fs::write(env.path("d/secret.txt"), "inside\n").unwrap();
+    std::os::unix::fs::symlink(&outside, env.path("link")).unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let swaps = swapper(&env.path("d"), &env.path("link"), stop.clone());
+    let (mut ok, mut leaked) = (0, 0);
+    for _ in 0..300 {
+        let out = env.call("read", json!({"path": "d/secret.txt"}));
+        if out.stdout.contains("OUTSIDE-SECRET") {
+            leaked += 1;
+        }
+        if out.ok() {
+            ok += 1;
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    assert!(swaps.join().unwrap() > 1000);
+    assert_eq!(leaked, 0, "reads returned the outside file");
+    assert!(ok > 0, "no read got through at all");
+}
