@@ -297,3 +297,29 @@ fn arguments_must_hold_a_json_object() {
     let call = json!({"id": "c", "type": "function", "function": {"name": "read", "arguments": {"path": "a.txt"}}});
     env.run(&["call"], &call.to_string()).assert_ok();
 }
+
+/// SPEC 23.8: at most 10,000 calls in a batch, refused before any is parsed (60 MB of
+/// `[{},{},…]` once grew to 24 GB).
+#[test]
+fn a_batch_over_10000_calls_is_too_large() {
+    let env = Env::new();
+    let many = format!("[{}]", vec!["{}"; 10_001].join(","));
+    let out = env.run(&["batch"], &many);
+    assert_eq!(out.json["error"]["code"], "too_large", "{}", out.stdout);
+    assert_eq!(out.json["error"]["limit"], 10_000);
+    let lines = "{\"name\": \"session\"}\n".repeat(10_001);
+    let out = env.run(&["batch"], &lines);
+    assert_eq!(out.json["error"]["code"], "too_large");
+    // exactly 10,000 is fine
+    let ok = format!(
+        "[{}]",
+        vec![r#"{"name":"session","input":{}}"#; 10_000].join(",")
+    );
+    let out = env.run(&["batch"], &ok);
+    assert_eq!(
+        out.status,
+        0,
+        "{}",
+        &out.stdout[..200.min(out.stdout.len())]
+    );
+}

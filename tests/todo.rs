@@ -732,3 +732,23 @@ fn a_held_lock_times_out_and_a_killed_holder_blocks_no_one() {
     );
     assert_eq!(out.output(), "[ ] 1. before\n[ ] 2. after\n0/2 completed\n");
 }
+
+/// SPEC 23.8: the list holds at most 1,000 items; a change past that is `too_large` and leaves
+/// the list as it was.
+#[test]
+fn the_list_is_capped_at_1000_items() {
+    let env = Env::new();
+    let items: Vec<String> = (0..1000).map(|i| format!("item {i}")).collect();
+    env.call("todo", json!({"action": "add", "items": items}))
+        .assert_ok();
+    let out = env.call("todo", json!({"action": "add", "content": "one more"}));
+    out.assert_err("too_large");
+    assert_eq!(out.json["error"]["limit"], 1000);
+    let todos: Vec<Value> = (0..1001)
+        .map(|i| json!({"content": format!("w{i}"), "status": "pending"}))
+        .collect();
+    env.call("todo", json!({"action": "write", "todos": todos}))
+        .assert_err("too_large");
+    let list = env.call("todo", json!({"action": "list"}));
+    assert_eq!(list.data()["todos"].as_array().unwrap().len(), 1000);
+}

@@ -192,6 +192,20 @@ fn batch_items(stdin: &[u8]) -> Result<Vec<std::result::Result<json::Parsed, Str
     let text =
         std::str::from_utf8(stdin).map_err(|_| ToolError::usage("batch: stdin is not UTF-8"))?;
     let trimmed = text.trim_start();
+    // Counted before anything is parsed: 60 MB of `[{},{},…]` grew to 24 GB as values.
+    let count = if trimmed.starts_with('[') {
+        top_level_elements(trimmed.as_bytes())
+    } else {
+        text.lines().filter(|l| !l.trim().is_empty()).count()
+    };
+    if count > MAX_BATCH {
+        return Err(ToolError::new(
+            crate::error::Code::TooLarge,
+            format!("batch: {count} calls; a batch holds at most {MAX_BATCH}"),
+        )
+        .with("limit", MAX_BATCH)
+        .hint("Split the calls into several batches."));
+    }
     if trimmed.starts_with('[') {
         return match json::array_from_str(text) {
             Ok(items) => Ok(items.into_iter().map(Ok).collect()),
@@ -214,6 +228,42 @@ fn batch_items(stdin: &[u8]) -> Result<Vec<std::result::Result<json::Parsed, Str
         ));
     }
     Ok(items)
+}
+
+/// The most calls one batch takes (SPEC 23.8).
+pub const MAX_BATCH: usize = 10_000;
+
+/// How many elements the JSON array `b` holds at its top level, by a scan that knows strings
+/// and nesting (no value is built). Malformed text gives some count; the parser judges it.
+fn top_level_elements(b: &[u8]) -> usize {
+    let (mut depth, mut count, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    let mut seen_value = false;
+    for &c in b {
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            b'"' => {
+                in_string = true;
+                seen_value |= depth == 1;
+            }
+            b'[' | b'{' => {
+                seen_value |= depth == 1;
+                depth += 1;
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            b',' if depth == 1 => count += 1,
+            c if depth == 1 && !c.is_ascii_whitespace() => seen_value = true,
+            _ => {}
+        }
+    }
+    count + usize::from(seen_value)
 }
 
 enum Slot {
@@ -323,5 +373,21 @@ fn run_parallel(g: &Globals, slots: &mut [Slot], results: &mut [Option<Reply>]) 
     });
     for (k, r) in done.into_inner().unwrap_or_else(|e| e.into_inner()) {
         results[k] = Some(r);
+    }
+}
+
+#[cfg(test)]
+mod count_tests {
+    use super::top_level_elements;
+
+    #[test]
+    fn counts_top_level_elements_past_strings_and_nesting() {
+        assert_eq!(top_level_elements(b"[]"), 0);
+        assert_eq!(top_level_elements(b"[ ]"), 0);
+        assert_eq!(top_level_elements(b"[{}]"), 1);
+        assert_eq!(
+            top_level_elements(br#"[{"a": [1, 2]}, {"b": "x,]\"y"}, 3]"#),
+            3
+        );
     }
 }

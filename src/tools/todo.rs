@@ -536,7 +536,23 @@ fn form(f: Option<String>) -> Option<String> {
     f.filter(|s| !s.trim().is_empty())
 }
 
+/// The most items a list holds (SPEC 23.8): 200,000 items made every call cost 250 MB.
+pub const MAX_ITEMS: usize = 1000;
+
 fn apply(list: &mut TodoList, change: Change, now: &str, added: &mut Vec<u64>) -> Result<()> {
+    let after = match &change {
+        Change::Write(todos) => todos.len(),
+        Change::Add(texts) => list.items.len() + texts.len(),
+        _ => 0,
+    };
+    if after > MAX_ITEMS {
+        return Err(ToolError::new(
+            crate::error::Code::TooLarge,
+            format!("the todo list would hold {after} items; it holds at most {MAX_ITEMS}"),
+        )
+        .with("limit", MAX_ITEMS)
+        .hint("Complete or remove items (or clear the list) first; a plan that long belongs in a file."));
+    }
     match change {
         Change::Clear => list.items.clear(),
         Change::Write(todos) => {
