@@ -260,3 +260,20 @@ fn concurrent_editors_lose_no_update() {
     }
     assert_eq!(now.lines().count(), 16, "no torn content");
 }
+
+/// SPEC 23.8: an edit whose result would pass 64 MiB is `too_large` before the result is built
+/// (replace_all of `a` by a thousand `b`s in a 1 MB file once wrote 1 GB), and nothing changes.
+#[test]
+fn an_edit_whose_result_passes_64_mib_is_too_large() {
+    let env = Env::new();
+    let content = "a\n".repeat(500_000);
+    env.write_file("big.txt", &content);
+    env.call("read", json!({"path": "big.txt"})).assert_ok();
+    let out = env.call(
+        "edit",
+        json!({"path": "big.txt", "old_string": "a", "new_string": "b".repeat(1000), "replace_all": true}),
+    );
+    out.assert_err("too_large");
+    assert_eq!(out.json["error"]["limit"], 64 * 1024 * 1024);
+    assert_eq!(env.read_file("big.txt"), content.as_bytes());
+}

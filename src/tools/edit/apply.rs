@@ -63,7 +63,15 @@ pub enum Failure {
         ch: char,
     },
     Unmappable,
+    /// The result would be over the edit limit (64 MiB): refused before it is built (23.8).
+    TooLarge {
+        index: usize,
+        size: u64,
+    },
 }
+
+/// The largest file an edit may leave (SPEC 23.8), as large as edit reads.
+pub const MAX_RESULT: u64 = 64 * 1024 * 1024;
 
 impl Outcome {
     pub fn text(&self) -> &str {
@@ -194,6 +202,12 @@ pub fn plan(doc: &Doc, specs: &[Spec]) -> Result<Outcome, Failure> {
             });
         }
         pieces = replace(&pieces, current.len(), &found.hits);
+        // Measured from the pieces before anything is rendered: `replace_all` of `a` by a
+        // thousand `b`s in a 1 MB file once built 1 GB.
+        let size: u64 = pieces.iter().map(|p| p.len() as u64).sum();
+        if size > MAX_RESULT {
+            return Err(Failure::TooLarge { index, size });
+        }
         current = std::borrow::Cow::Owned(render(&pieces, original));
         applied.push(Applied {
             rung: found.rung,

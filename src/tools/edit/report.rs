@@ -380,6 +380,21 @@ pub fn failure(f: Failure, shown: &str, specs: &[Spec], edits_form: bool, doc: &
             ));
             with_index(err, index, edits_form)
         }
+        Failure::TooLarge { index, size } => with_index(
+            ToolError::new(
+                Code::TooLarge,
+                format!(
+                    "{}the edit would make {shown} {size} bytes; edit leaves files of at most {} bytes (64 MiB), so nothing was written",
+                    pre(index),
+                    super::apply::MAX_RESULT
+                ),
+            )
+            .with("limit", super::apply::MAX_RESULT)
+            .with("path", shown)
+            .hint("Check replace_all and new_string: the change multiplies the file's size."),
+            index,
+            edits_form,
+        ),
         Failure::Unmappable => ToolError::invalid(
             &field(0, "old_string"),
             format!(
