@@ -183,3 +183,29 @@ fn undo_refuses_a_kept_copy_changed_through_an_open_handle() {
     );
     assert_eq!(env.read_file("a.txt"), b"1\n");
 }
+
+/// A change whose previous content was over 64 MiB cannot be undone; saying so once drops it
+/// from the history, so the next undo reaches the change before it instead of stopping there.
+#[test]
+fn a_change_that_cannot_be_undone_does_not_block_the_ones_before() {
+    let env = Env::new();
+    env.call("write", json!({"path": "small.txt", "content": "one\n"}))
+        .assert_ok();
+    let big = env.write_file("big.bin", vec![b'x'; 65 * 1024 * 1024]);
+    env.call("read", json!({"path": "big.bin"}));
+    env.run(
+        &["--no-read-check", "write", "big.bin", "--content", "tiny\n"],
+        "",
+    )
+    .assert_ok();
+    let out = env.call("undo", json!({}));
+    out.assert_err("invalid_input");
+    assert!(out.output().contains("dropped from the undo history"));
+    assert_eq!(std::fs::read(&big).unwrap(), b"tiny\n");
+    let u = env.call("undo", json!({}));
+    u.assert_ok();
+    assert!(
+        !env.path("small.txt").exists(),
+        "the write before it was undone"
+    );
+}

@@ -111,8 +111,12 @@ Repeat to step further back (the last 50 changes are kept). Refuses with stale_r
             }
             Some(prev) => {
                 let Some(blob) = &prev.blob else {
+                    // It can never be undone: take it off the journal, so the next undo reaches
+                    // the change before it instead of stopping here for good.
+                    journal.entries.retain(|e| e.id != entry.id);
+                    lock.save(journal::FILE, &journal, true)?;
                     return Err(ToolError::usage(format!(
-                        "the {} of {shown} cannot be undone: its previous content ({} bytes) was over 64 MiB and not kept",
+                        "the {} of {shown} cannot be undone: its previous content ({} bytes) was over 64 MiB and not kept; it is dropped from the undo history, so undo again reaches the change before it",
                         entry.tool, prev.size
                     )));
                 };
