@@ -19,11 +19,12 @@ pub trait Data: Send {
     fn write_json(self: Box<Self>, out: &mut dyn Write, warnings: &[String]) -> io::Result<()>;
     /// The same as a `Value`: for `--pretty`, whose indentation must continue the envelope's.
     fn into_value(self: Box<Self>, warnings: &[String]) -> Value;
-    /// Takes out an image the result carries (`data.image` with `mime` and `base64`, SPEC
-    /// 18.2), for protocols that send it as an image block of its own (mcp, 22.1): the
-    /// base64 then leaves `data`, which keeps the image's other fields (24.7).
-    fn take_image(&mut self) -> Option<Image> {
-        None
+    /// Takes out the images the result carries (`data.image`, and each `data.files[i].image`
+    /// of a many-file read, with `mime` and `base64`, SPEC 18.2), for protocols that send them
+    /// as image blocks of their own (mcp, 22.1): the base64 then leaves `data`, which keeps the
+    /// images' other fields (24.7).
+    fn take_images(&mut self) -> Vec<Image> {
+        vec![]
     }
 }
 
@@ -34,15 +35,24 @@ pub struct Image {
     pub base64: String,
 }
 
+/// The image `holder.image`, its base64 taken out.
+fn take_image_of(holder: &mut Value) -> Option<Image> {
+    let image = holder.get_mut("image")?.as_object_mut()?;
+    let mime = image.get("mime")?.as_str()?.to_string();
+    image.get("base64")?.as_str()?;
+    let Some(Value::String(base64)) = image.remove("base64") else {
+        return None;
+    };
+    Some(Image { mime, base64 })
+}
+
 impl Data for Value {
-    fn take_image(&mut self) -> Option<Image> {
-        let image = self.get_mut("image")?.as_object_mut()?;
-        let mime = image.get("mime")?.as_str()?.to_string();
-        image.get("base64")?.as_str()?;
-        let Some(Value::String(base64)) = image.remove("base64") else {
-            return None;
-        };
-        Some(Image { mime, base64 })
+    fn take_images(&mut self) -> Vec<Image> {
+        let mut all: Vec<Image> = take_image_of(self).into_iter().collect();
+        if let Some(files) = self.get_mut("files").and_then(Value::as_array_mut) {
+            all.extend(files.iter_mut().filter_map(take_image_of));
+        }
+        all
     }
 
     fn write_json(self: Box<Self>, out: &mut dyn Write, warnings: &[String]) -> io::Result<()> {

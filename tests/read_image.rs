@@ -303,3 +303,39 @@ fn through_mcp_the_image_follows_the_text_as_an_image_block() {
     assert_eq!(content[1]["mimeType"], "image/png");
     assert_eq!(unbase64(content[1]["data"].as_str().unwrap()), png);
 }
+
+#[test]
+fn a_many_file_read_sends_each_image_and_anthropic_results_carry_them() {
+    let env = Env::new();
+    let (a, b) = (
+        encode(&gradient(3, 2), ImageFormat::Png),
+        encode(&gradient(4, 4), ImageFormat::Png),
+    );
+    env.write_file("a.png", &a);
+    env.write_file("b.png", &b);
+    env.write_file("t.txt", "text\n");
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                      "params": {"name": "read", "arguments": {"paths": ["a.png", "t.txt", "b.png"]}}});
+    let out = env.run(&["mcp"], &format!("{call}\n"));
+    let reply: Value = serde_json::from_str(out.stdout.lines().next().unwrap()).unwrap();
+    let content = reply["result"]["content"].as_array().unwrap();
+    assert_eq!(content.len(), 3, "the text, then one block per image");
+    assert_eq!(unbase64(content[1]["data"].as_str().unwrap()), a);
+    assert_eq!(unbase64(content[2]["data"].as_str().unwrap()), b);
+    // --result-format anthropic: the tool_result's content is the text, then the image
+    let out = env.run(
+        &["call", "--result-format", "anthropic"],
+        &json!({"type": "tool_use", "id": "toolu_1", "name": "read", "input": {"path": "a.png"}})
+            .to_string(),
+    );
+    let block: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(block["type"], "tool_result");
+    assert_eq!(block["tool_use_id"], "toolu_1");
+    assert_eq!(block["content"][0]["type"], "text");
+    assert_eq!(block["content"][1]["type"], "image");
+    assert_eq!(block["content"][1]["source"]["media_type"], "image/png");
+    assert_eq!(
+        unbase64(block["content"][1]["source"]["data"].as_str().unwrap()),
+        a
+    );
+}

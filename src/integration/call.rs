@@ -76,24 +76,24 @@ impl Reply {
         }
         let id = self.id.unwrap_or(Value::Null);
         let mut env = self.env;
-        let image = match &mut env.body {
+        let images = match &mut env.body {
             crate::envelope::Body::Data { data, .. } if format == ResultFormat::Anthropic => {
-                data.take_image()
+                data.take_images()
             }
-            _ => None,
+            _ => vec![],
         };
         let (ok, output) = (env.ok, env.output);
         match (format, self.shape) {
-            // An image goes after the text as an image block (SPEC 22.3).
-            (ResultFormat::Anthropic, _) if image.is_some() => {
-                let img = image.expect("checked");
+            // Images go after the text as image blocks (SPEC 22.3).
+            (ResultFormat::Anthropic, _) if !images.is_empty() => {
+                let mut content = vec![json!({"type": "text", "text": output})];
+                content.extend(images.into_iter().map(|img| {
+                    json!({"type": "image", "source": {"type": "base64", "media_type": img.mime, "data": img.base64}})
+                }));
                 json!({
                     "type": "tool_result",
                     "tool_use_id": id,
-                    "content": [
-                        {"type": "text", "text": output},
-                        {"type": "image", "source": {"type": "base64", "media_type": img.mime, "data": img.base64}},
-                    ],
+                    "content": content,
                     "is_error": !ok,
                 })
             }

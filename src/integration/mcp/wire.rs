@@ -80,17 +80,17 @@ fn write_tool_result(
     stateless: bool,
 ) -> io::Result<()> {
     let mut env = env;
-    let image = match &mut env.body {
-        Body::Data { data, .. } => data.take_image(),
-        Body::Error { .. } => None,
+    let images = match &mut env.body {
+        Body::Data { data, .. } => data.take_images(),
+        Body::Error { .. } => vec![],
     };
     out.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":")?;
     serde_json::to_writer(&mut *out, id)?;
     out.write_all(b",\"result\":{\"content\":[{\"type\":\"text\",\"text\":")?;
     serde_json::to_writer(&mut *out, &env.output)?;
     out.write_all(b"}")?;
-    // An image goes after the text, as its own block (SPEC 18.2, 22.1).
-    if let Some(img) = &image {
+    // Images go after the text, each as its own block (SPEC 18.2, 22.1).
+    for img in &images {
         out.write_all(b",{\"type\":\"image\",\"data\":")?;
         serde_json::to_writer(&mut *out, &img.base64)?;
         out.write_all(b",\"mimeType\":")?;
