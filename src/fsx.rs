@@ -91,6 +91,7 @@ fn replace_at(
         return Ok(Fingerprint::of_bytes(bytes, &f.metadata()?));
     }
     let (dir, made) = at.make_parents()?;
+    sweep_temps(&dir);
     let tmp = format!(
         ".{}.{}.{}.loopr-tmp",
         name.to_string_lossy(),
@@ -105,6 +106,8 @@ fn replace_at(
             Mode::from_raw_mode(0o666),
         )?;
         let mut f = File::from(fd);
+        // Held while the temp file exists, so the sweep below never takes a live writer's.
+        let _ = f.try_lock();
         let written = (|| {
             f.write_all(bytes)?;
             if let Some(meta) = existing {
@@ -140,6 +143,53 @@ fn replace_at(
         }
     }
     result
+}
+
+/// Temp files older than this may be a dead writer's; younger ones are never looked at, so a
+/// writer between creating its temp file and locking it is never in the way.
+const TEMP_AGE: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Removes what killed writers left in `dir` (SPEC 24.6): our temp files (`*.loopr-tmp`) older
+/// than a minute that no live writer holds locked. One directory read per write.
+fn sweep_temps(dir: &std::os::fd::OwnedFd) {
+    use rustix::fs::{AtFlags, Mode, OFlags};
+    let Ok(listing) = rustix::fs::openat(
+        dir,
+        ".",
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+        Mode::empty(),
+    ) else {
+        return;
+    };
+    let Ok(entries) = rustix::fs::Dir::read_from(&listing) else {
+        return;
+    };
+    let now = std::time::SystemTime::now();
+    for e in entries.flatten() {
+        let name = e.file_name().to_bytes();
+        if !(name.starts_with(b".") && name.ends_with(b".loopr-tmp")) {
+            continue;
+        }
+        let Ok(fd) = rustix::fs::openat(
+            dir,
+            e.file_name(),
+            OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC,
+            Mode::empty(),
+        ) else {
+            continue;
+        };
+        let f = File::from(fd);
+        let old = f
+            .metadata()
+            .ok()
+            .filter(|m| m.is_file())
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| now.duration_since(t).ok())
+            .is_some_and(|age| age > TEMP_AGE);
+        if old && f.try_lock().is_ok() {
+            let _ = rustix::fs::unlinkat(dir, e.file_name(), AtFlags::empty());
+        }
+    }
 }
 
 /// Opens a resolved file for reading through its checked directory handle, never following a

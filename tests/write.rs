@@ -296,3 +296,37 @@ fn concurrent_writers_lose_no_update() {
         "no torn or lost content"
     );
 }
+
+/// SPEC 24.6: the next write to a directory removes the temp files killed writers left, and
+/// only those: an old one nobody holds goes; a young one, or one a live writer holds locked,
+/// stays.
+#[test]
+fn the_next_write_removes_what_killed_writers_left() {
+    let env = Env::new();
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    let temp = |name: &str, aged: bool| {
+        let p = env.write_file(name, "half a write");
+        if aged {
+            std::fs::File::options()
+                .write(true)
+                .open(&p)
+                .unwrap()
+                .set_modified(old)
+                .unwrap();
+        }
+        p
+    };
+    let dead = temp(".a.txt.4242.0.loopr-tmp", true);
+    let young = temp(".b.txt.4242.1.loopr-tmp", false);
+    let held = temp(".c.txt.4242.2.loopr-tmp", true);
+    let mine = temp("notes.loopr-tmp", true); // not our pattern: a user's file
+    let mut holder = common::LockHolder::hold(&held);
+    env.call("write", json!({"path": "new.txt", "content": "x\n"}))
+        .assert_ok();
+    assert!(!dead.exists(), "a dead writer's temp file stays");
+    assert!(young.exists() && held.exists() && mine.exists());
+    holder.kill();
+    env.call("write", json!({"path": "new2.txt", "content": "x\n"}))
+        .assert_ok();
+    assert!(!held.exists(), "no longer held: removed");
+}
