@@ -42,8 +42,14 @@ pub fn lock<'a>(ctx: &'a Ctx, paths: &[&Path]) -> Result<Locked<'a>> {
     sorted.sort();
     sorted.dedup();
     let mut locks = Vec::with_capacity(sorted.len());
+    let mut held: Vec<(u64, u64)> = vec![];
     for p in sorted {
-        locks.push(state::lock_target(ctx, p)?);
+        // A directory this change already holds is not locked again (flock is per open file:
+        // a second lock of one directory would wait on the first).
+        if let Some((id, lock)) = state::lock_parent(ctx, p, &held)? {
+            held.push(id);
+            locks.push(lock);
+        }
     }
     Ok(Locked {
         ctx,

@@ -61,6 +61,12 @@ pub fn lock_file(path: &Path, wait: Duration) -> Result<File> {
         .mode(0o600)
         .open(path)
         .map_err(|e| ToolError::state(&e, path))?;
+    lock_open(f, path, wait)
+}
+
+/// Takes an exclusive `flock` on the open file `f` (named `path` in messages), waiting up to
+/// `wait`.
+fn lock_open(f: File, path: &Path, wait: Duration) -> Result<File> {
     let deadline = Instant::now() + wait;
     let mut pause = Duration::from_micros(200);
     loop {
@@ -222,13 +228,38 @@ pub fn sync_dir(dir: &Path) {
     }
 }
 
-/// The lock that serialises writers of one file, for every session of the root (SPEC §2.2):
-/// `<state-dir>/<root-key>/locks/<hash of the real path>.lock`.
-pub fn lock_target(ctx: &Ctx, real: &Path) -> Result<File> {
-    let dir = root_dir(ctx).join("locks");
-    create_dir(&dir)?;
-    let hash = xxhash_rust::xxh3::xxh3_128(real.as_os_str().as_encoded_bytes());
-    lock_file(&dir.join(format!("{hash:032x}.lock")), ctx.lock_wait)
+/// The lock that serialises writers of one file (SPEC 2.2, 24.7): an `flock` on the file's
+/// parent directory (the deepest one that exists, for a path still to be created). It lives on
+/// the file system itself, so writers with another state dir or a nested root are excluded
+/// too (two such agents once both got `ok` and lost an update), and it leaves no lock file
+/// behind. Returns the directory's identity with the lock, so one change never locks a
+/// directory twice (two `flock`s of one process on one directory would wait on each other).
+/// `held` are the directories this change has locked already: one of them is not locked again
+/// (`None`).
+pub fn lock_parent(
+    ctx: &Ctx,
+    real: &Path,
+    held: &[(u64, u64)],
+) -> Result<Option<((u64, u64), File)>> {
+    use std::os::unix::fs::MetadataExt;
+    let mut dir = real.parent();
+    while let Some(d) = dir {
+        if let Ok(f) = File::open(d) {
+            let meta = f.metadata().map_err(|e| ToolError::state(&e, d))?;
+            if meta.is_dir() {
+                let id = (meta.dev(), meta.ino());
+                if held.contains(&id) {
+                    return Ok(None);
+                }
+                return Ok(Some((id, lock_open(f, d, ctx.lock_wait)?)));
+            }
+        }
+        dir = d.parent();
+    }
+    Err(ToolError::new(
+        Code::IoError,
+        format!("no directory above {} to lock", real.display()),
+    ))
 }
 
 pub fn unix_secs() -> u64 {

@@ -187,14 +187,8 @@ fn a_held_file_lock_is_lock_timeout() {
         json!({"path": "a.txt", "old_string": "one", "new_string": "two"}),
     )
     .assert_ok();
-    let locks = env.session_dir("default").parent().unwrap().join("locks");
-    let lock = std::fs::read_dir(&locks)
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
-    let mut holder = common::LockHolder::hold(&lock);
+    // The per-file lock is an flock on the file's directory (SPEC 24.7).
+    let mut holder = common::LockHolder::hold(&env.root);
     let mut c = env.cmd();
     c.args([
         "edit",

@@ -3,7 +3,7 @@
 mod common;
 
 use common::{Env, finish, redact};
-use serde_json::json;
+use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -169,17 +169,17 @@ fn a_file_lock_held_elsewhere_blocks_writers_of_that_file() {
     let env = Env::new();
     env.write_file("a.txt", "x\n");
     env.read("a.txt");
-    // find the per-file lock: the one lock file a write creates under locks/
     env.call("write", json!({"path": "a.txt", "content": "y\n"}))
         .assert_ok();
-    let locks = env.session_dir("default").parent().unwrap().join("locks");
-    let lock = std::fs::read_dir(&locks)
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
-    let mut holder = common::LockHolder::hold(&lock);
+    // The per-file lock is an flock on the file's directory (SPEC 24.7): no lock file is left.
+    assert!(
+        !env.session_dir("default")
+            .parent()
+            .unwrap()
+            .join("locks")
+            .exists()
+    );
+    let mut holder = common::LockHolder::hold(&env.root);
     let mut c = env.cmd();
     c.args(["write", "a.txt", "--content", "z\n"])
         .env("LOOPR_LOCK_TIMEOUT_MS", "300");
@@ -222,4 +222,61 @@ fn a_legacy_reads_json_is_migrated() {
         .assert_ok();
     assert!(!sd.join("reads.json").exists());
     assert_eq!(std::fs::read_dir(sd.join("reads")).unwrap().count(), 1);
+}
+
+/// SPEC 23.8, 24.7: two agents with different state dirs (or nested roots) editing one file at
+/// once: one wins and the other fails stale_read, every round. The per-file lock used to live
+/// under each state dir, and both got `ok` with one update lost, 31 of 31 rounds.
+#[test]
+fn writers_with_other_state_dirs_or_roots_still_lose_no_update() {
+    let env = Env::new();
+    env.write_file("sub/f.txt", "0\n");
+    let other_state = env.dir.path().join("other-state");
+    for round in 0..8 {
+        // agent A: the root, the default state dir; agent B: root `sub`, its own state dir
+        env.call("read", json!({"path": "sub/f.txt"})).assert_ok();
+        let mut b_read = env.cmd();
+        b_read
+            .env("LOOPR_STATE_DIR", &other_state)
+            .args(["--root", "sub", "read", "f.txt"]);
+        finish(b_read).assert_ok();
+        let spawn = |args: &[&str], state: &std::path::Path, input: Value| {
+            let mut c = env.std_cmd();
+            c.env("LOOPR_STATE_DIR", state)
+                .args(args)
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped());
+            let mut child = c.spawn().unwrap();
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(input.to_string().as_bytes())
+                .unwrap();
+            child
+        };
+        let current = String::from_utf8(env.read_file("sub/f.txt")).unwrap();
+        let a = spawn(
+            &["edit"],
+            &env.state,
+            json!({"path": "sub/f.txt", "old_string": current.trim(), "new_string": format!("{}a", current.trim())}),
+        );
+        let b = spawn(
+            &["--root", "sub", "edit"],
+            &other_state,
+            json!({"path": "f.txt", "old_string": current.trim(), "new_string": format!("{}b", current.trim())}),
+        );
+        let parse = |c: std::process::Child| -> Value {
+            serde_json::from_slice(&c.wait_with_output().unwrap().stdout).unwrap()
+        };
+        let (a, b) = (parse(a), parse(b));
+        let wins = [&a, &b].iter().filter(|v| v["ok"] == true).count();
+        assert_eq!(wins, 1, "round {round}: exactly one edit lands: {a} {b}");
+        let loser = if a["ok"] == true { &b } else { &a };
+        assert_eq!(
+            loser["error"]["code"], "stale_read",
+            "round {round}: {loser}"
+        );
+    }
 }
