@@ -315,29 +315,13 @@ fn delete_and_edit_at_once_lose_nothing() {
         let content = format!("round {round}\n");
         env.write_file("race.txt", &content);
         env.call("read", json!({"path": "race.txt"})).assert_ok();
-        let spawn = |tool: &str, input: Value| {
-            let mut c = env.std_cmd();
-            c.arg(tool)
-                .stdin(std::process::Stdio::piped())
-                .stdout(std::process::Stdio::piped());
-            let mut child = c.spawn().unwrap();
-            use std::io::Write;
-            child
-                .stdin
-                .take()
-                .unwrap()
-                .write_all(input.to_string().as_bytes())
-                .unwrap();
-            child
-        };
+        let spawn = |tool: &str, input: Value| env.spawn(&[tool], &[], &input.to_string());
         let edit = spawn(
             "edit",
             json!({"path": "race.txt", "old_string": "round", "new_string": "edited"}),
         );
         let delete = spawn("delete", json!({"path": "race.txt"}));
-        let parse = |c: std::process::Child| -> Value {
-            serde_json::from_slice(&c.wait_with_output().unwrap().stdout).unwrap()
-        };
+        let parse = Env::parse;
         let (e, d) = (parse(edit), parse(delete));
         let (e_ok, d_ok) = (e["ok"] == true, d["ok"] == true);
         assert!(e_ok || d_ok, "one wins: {e} {d}");

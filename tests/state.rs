@@ -241,20 +241,7 @@ fn writers_with_other_state_dirs_or_roots_still_lose_no_update() {
             .args(["--root", "sub", "read", "f.txt"]);
         finish(b_read).assert_ok();
         let spawn = |args: &[&str], state: &std::path::Path, input: Value| {
-            let mut c = env.std_cmd();
-            c.env("LOOPR_STATE_DIR", state)
-                .args(args)
-                .stdin(std::process::Stdio::piped())
-                .stdout(std::process::Stdio::piped());
-            let mut child = c.spawn().unwrap();
-            use std::io::Write;
-            child
-                .stdin
-                .take()
-                .unwrap()
-                .write_all(input.to_string().as_bytes())
-                .unwrap();
-            child
+            env.spawn(args, &[("LOOPR_STATE_DIR", state)], &input.to_string())
         };
         let current = String::from_utf8(env.read_file("sub/f.txt")).unwrap();
         let a = spawn(
@@ -267,10 +254,7 @@ fn writers_with_other_state_dirs_or_roots_still_lose_no_update() {
             &other_state,
             json!({"path": "f.txt", "old_string": current.trim(), "new_string": format!("{}b", current.trim())}),
         );
-        let parse = |c: std::process::Child| -> Value {
-            serde_json::from_slice(&c.wait_with_output().unwrap().stdout).unwrap()
-        };
-        let (a, b) = (parse(a), parse(b));
+        let (a, b) = (Env::parse(a), Env::parse(b));
         let wins = [&a, &b].iter().filter(|v| v["ok"] == true).count();
         assert_eq!(wins, 1, "round {round}: exactly one edit lands: {a} {b}");
         let loser = if a["ok"] == true { &b } else { &a };

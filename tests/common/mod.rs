@@ -133,6 +133,32 @@ impl Env {
         c
     }
 
+    /// Starts `loopr-tool ARGS` (with extra environment `vars`) and hands it `stdin`, without
+    /// waiting: for calls that must run at the same time. `Env::parse` waits for it.
+    pub fn spawn(&self, args: &[&str], vars: &[(&str, &Path)], stdin: &str) -> std::process::Child {
+        use std::io::Write;
+        let mut c = self.std_cmd();
+        c.args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped());
+        for (k, v) in vars {
+            c.env(k, v);
+        }
+        let mut child = c.spawn().unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(stdin.as_bytes())
+            .unwrap();
+        child
+    }
+
+    /// The envelope a spawned call printed.
+    pub fn parse(child: std::process::Child) -> Value {
+        serde_json::from_slice(&child.wait_with_output().unwrap().stdout).unwrap()
+    }
+
     /// `loopr-tool ARGS` with `stdin`.
     pub fn run(&self, args: &[&str], stdin: &str) -> Out {
         let mut c = self.cmd();
