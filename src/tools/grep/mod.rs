@@ -263,6 +263,27 @@ struct Job<'a> {
     base: &'a walk::Base,
 }
 
+/// Opens a file the walk listed without ever blocking: a file swapped for a FIFO between the
+/// listing and the open would block a plain open for good (SPEC 23.8), so it is opened
+/// `O_NONBLOCK` (and not through a link) and its type checked on the handle. `O_NONBLOCK` is
+/// left on: it changes nothing for a regular file's reads, and clearing it costs a syscall per
+/// file searched.
+fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
+    use rustix::fs::{Mode, OFlags};
+    let fd = rustix::fs::open(
+        path,
+        OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC,
+        Mode::empty(),
+    )?;
+    let f = std::fs::File::from(fd);
+    if !f.metadata()?.is_file() {
+        return Err(std::io::Error::other(
+            "not a regular file any more (a FIFO, socket or device)",
+        ));
+    }
+    Ok(f)
+}
+
 impl Job<'_> {
     /// Searches one file; `None` when it could not be read (a warning says so).
     fn search(
@@ -273,7 +294,12 @@ impl Job<'_> {
         rel: PathBuf,
     ) -> Option<FileResult> {
         let mut sink = FileSink::new(self.mode, self.window, rel, scratch);
-        match searcher.search_path(self.matcher, path, &mut sink) {
+        let searched = open_regular(path).and_then(|f| {
+            searcher
+                .search_file(self.matcher, &f, &mut sink)
+                .map_err(std::io::Error::other)
+        });
+        match searched {
             Ok(()) => {
                 if let Some(at) = sink.binary_at.filter(|_| self.mode == Mode::Content) {
                     let shown = self.base.show(&sink.result.rel).0;
@@ -377,4 +403,24 @@ fn build_types(name: Option<&str>) -> Result<Option<ignore::types::Types>> {
         .build()
         .map_err(|e| ToolError::invalid("type", format!("file type {name:?}: {e}")))?;
     Ok(Some(types))
+}
+
+#[cfg(test)]
+mod open_tests {
+    #[test]
+    fn a_fifo_is_refused_at_once_and_a_file_opens() {
+        let t = tempfile::tempdir().unwrap();
+        let fifo = t.path().join("pipe");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        // A plain open would block here for good: nobody writes to the pipe.
+        let start = std::time::Instant::now();
+        assert!(super::open_regular(&fifo).is_err());
+        assert!(start.elapsed() < std::time::Duration::from_secs(1));
+        std::fs::write(t.path().join("f"), "x").unwrap();
+        assert!(super::open_regular(&t.path().join("f")).is_ok());
+    }
 }
