@@ -147,52 +147,56 @@ fn load(path: &Path) -> Option<Stored> {
 /// that already says exactly this is left as it is: reading a file again costs a lookup, not a
 /// write (`read_at` is then when the session first saw this content).
 pub fn record(lock: &StateLock, real: &Path, fp: Fingerprint) -> Result<()> {
-    if get(lock, real).is_some_and(|r| r.fingerprint == fp) {
+    record_in(&dir_of(lock), real, fp)
+}
+
+fn record_in(dir: &Path, real: &Path, fp: Fingerprint) -> Result<()> {
+    if get_in(dir, real).is_some_and(|r| r.fingerprint == fp) {
         return Ok(());
     }
+    let record = Record {
+        fingerprint: fp,
+        read_at: crate::state::now(),
+    };
     store(
-        &dir_of(lock),
+        dir,
         &Stored {
             path: key(real),
-            record: Record {
-                fingerprint: fp,
-                read_at: crate::state::now(),
-            },
+            record,
         },
     )
 }
 
-/// `record` for a `read`, without the session's state lock: a record is one file replaced on
-/// its own, so nothing is read-modified-written and nothing can be lost — and parallel reads
+/// The records' directory without the session's state lock: a record is one file replaced on
+/// its own, so nothing is read-modified-written and nothing can be lost — and parallel calls
 /// (batch, mcp) no longer queue on the lock. A session still holding a legacy `reads.json`
-/// takes the locked path once, which migrates it.
-pub fn record_read(ctx: &Ctx, real: &Path, fp: Fingerprint) -> Result<()> {
+/// takes the lock once, which migrates it.
+fn unlocked_dir(ctx: &Ctx) -> Result<std::path::PathBuf> {
     let session = crate::state::session_dir(ctx);
     if std::fs::symlink_metadata(session.join(FILE)).is_ok() {
-        let lock = StateLock::acquire(ctx)?;
-        return record(&lock, real, fp);
+        return Ok(dir_of(&StateLock::acquire(ctx)?));
     }
-    let dir = session.join(DIR);
-    let path = dir.join(name_of(real));
-    if load(&path).is_some_and(|s| s.path == key(real) && s.record.fingerprint == fp) {
-        return Ok(());
-    }
-    store(
-        &dir,
-        &Stored {
-            path: key(real),
-            record: Record {
-                fingerprint: fp,
-                read_at: crate::state::now(),
-            },
-        },
-    )
+    Ok(session.join(DIR))
+}
+
+/// `record` for a `read`, without the state lock (see `unlocked_dir`).
+pub fn record_read(ctx: &Ctx, real: &Path, fp: Fingerprint) -> Result<()> {
+    record_in(&unlocked_dir(ctx)?, real, fp)
 }
 
 /// The record of `real`, if this session has one. A record that does not parse, or that is
 /// filed under another path's name, counts as none (it is never trusted).
 pub fn get(lock: &StateLock, real: &Path) -> Option<Record> {
-    load(&dir_of(lock).join(name_of(real)))
+    get_in(&dir_of(lock), real)
+}
+
+/// `get` without the state lock (see `unlocked_dir`): what a change looks up before its locks.
+pub fn lookup(ctx: &Ctx, real: &Path) -> Result<Option<Record>> {
+    Ok(get_in(&unlocked_dir(ctx)?, real))
+}
+
+fn get_in(dir: &Path, real: &Path) -> Option<Record> {
+    load(&dir.join(name_of(real)))
         .filter(|s| s.path == key(real))
         .map(|s| s.record)
 }
