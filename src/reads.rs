@@ -191,8 +191,18 @@ pub fn get(lock: &StateLock, real: &Path) -> Option<Record> {
 }
 
 /// `get` without the state lock (see `unlocked_dir`): what a change looks up before its locks.
+/// A state dir that cannot be read is an error here (not "no record"), as taking the state
+/// lock made it before.
 pub fn lookup(ctx: &Ctx, real: &Path) -> Result<Option<Record>> {
-    Ok(get_in(&unlocked_dir(ctx)?, real))
+    let path = unlocked_dir(ctx)?.join(name_of(real));
+    match std::fs::read(&path) {
+        Ok(bytes) => Ok(serde_json::from_slice::<Stored>(&bytes)
+            .ok()
+            .filter(|s| s.path == key(real))
+            .map(|s| s.record)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(ToolError::state(&e, &path)),
+    }
 }
 
 fn get_in(dir: &Path, real: &Path) -> Option<Record> {
