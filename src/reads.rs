@@ -130,13 +130,12 @@ fn migrate(lock: &StateLock, dir: &Path) {
 fn store(dir: &Path, s: &Stored) -> Result<()> {
     let bytes = serde_json::to_vec(s).map_err(|e| ToolError::internal(e.to_string()))?;
     let name = name_of(Path::new(&s.path));
-    match crate::state::write_atomic(dir, &name, &bytes, false) {
-        Err(_) if !dir.exists() => {
-            crate::state::create_dir(dir)?;
-            crate::state::write_atomic(dir, &name, &bytes, false)
-        }
-        other => other,
-    }
+    // The first record of a session makes the directory; several calls may race to make it
+    // (lock-free reads), so any failure makes sure it exists and tries once more.
+    crate::state::write_atomic(dir, &name, &bytes, false).or_else(|_| {
+        crate::state::create_dir(dir)?;
+        crate::state::write_atomic(dir, &name, &bytes, false)
+    })
 }
 
 fn load(path: &Path) -> Option<Stored> {

@@ -264,3 +264,20 @@ fn writers_with_other_state_dirs_or_roots_still_lose_no_update() {
         );
     }
 }
+
+/// The first reads of a fresh session, made at once (batch threads), race to make the records'
+/// directory: none of them fails for it.
+#[test]
+fn parallel_first_reads_of_a_session_all_record() {
+    for round in 0..5 {
+        let env = Env::new();
+        for i in 0..16 {
+            env.write_file(&format!("f{i}.txt"), "x\n");
+        }
+        let calls: Vec<Value> = (0..16)
+            .map(|i| json!({"name": "read", "input": {"path": format!("f{i}.txt")}}))
+            .collect();
+        let out = env.run(&["batch"], &Value::Array(calls).to_string());
+        assert_eq!(out.status, 0, "round {round}: {}", out.stdout);
+    }
+}
