@@ -111,6 +111,60 @@ fn walker_selection_equals_rg_files() {
     }
 }
 
+/// The rules our handle walker applies are ripgrep's also where they come from above the base
+/// (a parent's `.gitignore`), from `.git/info/exclude`, and through a directory pattern that a
+/// deeper file whitelists again.
+#[test]
+fn walker_selection_below_a_subdirectory_equals_rg_there() {
+    if !have("rg") {
+        eprintln!("rg not installed: skipping");
+        return;
+    }
+    let env = fixture();
+    env.write_file(".git/info/exclude", "excluded.txt\n");
+    env.write_file("excluded.txt", "x\n");
+    env.write_file("sub/excluded.txt", "x\n");
+    env.write_file("sub/deep/keep.log", "x\n");
+    env.write_file("sub/deep/.ignore", "!keep*.log\n");
+    env.write_file("sub/deep/other.log", "x\n");
+    env.write_file("sub/gen/.gitignore", "*\n!.gitignore\n!wanted.rs\n");
+    env.write_file("sub/gen/wanted.rs", "x\n");
+    env.write_file("sub/gen/unwanted.rs", "x\n");
+    let ours = set(&env
+        .call(
+            "glob",
+            json!({"pattern": "**", "path": "sub", "limit": 1000}),
+        )
+        .data()["files"]);
+    let ours: BTreeSet<String> = ours
+        .iter()
+        .map(|p| p.strip_prefix("sub/").unwrap_or(p).to_string())
+        .collect();
+    let out = Command::new("rg")
+        .args(["--files", "--no-require-git", "-g", "!.git"])
+        .current_dir(env.root.join("sub"))
+        .env("HOME", env.dir.path())
+        .output()
+        .unwrap();
+    let theirs: BTreeSet<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(String::from)
+        .collect();
+    assert!(!ours.contains("excluded.txt"), "{ours:?}");
+    assert!(
+        ours.contains("gen/wanted.rs") && !ours.contains("gen/unwanted.rs"),
+        "{ours:?}"
+    );
+    assert_eq!(ours, theirs);
+    let all = set(&env
+        .call("glob", json!({"pattern": "**", "limit": 1000}))
+        .data()["files"]);
+    assert_eq!(
+        all,
+        lines(&env, "rg", &["--files", "--no-require-git", "-g", "!.git"])
+    );
+}
+
 #[test]
 fn grep_files_and_lines_equal_rg() {
     if !have("rg") {

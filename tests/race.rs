@@ -133,3 +133,50 @@ fn reads_never_return_outside_content_while_a_directory_is_swapped() {
     assert_eq!(leaked, 0, "reads returned the outside file");
     assert!(ok > 0, "no read got through at all");
 }
+
+/// Walkers (SPEC 23.5): while `d` and a link to an outside directory trade places, glob, grep
+/// and tree list and search only what is inside. Before the walk went by handle, they listed or
+/// returned outside content 39–65 times in 200.
+#[test]
+fn walkers_never_list_or_search_outside_while_a_directory_is_swapped() {
+    let env = Env::new();
+    let outside = env.dir.path().join("outside");
+    std::fs::create_dir(&outside).unwrap();
+    std::fs::write(outside.join("outside-name.txt"), "OUTSIDE-SECRET\n").unwrap();
+    std::fs::create_dir(env.path("d")).unwrap();
+    std::fs::write(env.path("d/inside.txt"), "inside-text\n").unwrap();
+    std::os::unix::fs::symlink(&outside, env.path("link")).unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let swaps = swapper(&env.path("d"), &env.path("link"), stop.clone());
+    let calls = [
+        ("glob", json!({"pattern": "**"})),
+        (
+            "grep",
+            json!({"pattern": "SECRET|inside", "output_mode": "content"}),
+        ),
+        ("tree", json!({})),
+    ];
+    let (mut leaked, mut found) = ([0; 3], [0; 3]);
+    for round in 0..150 {
+        for (i, (tool, input)) in calls.iter().enumerate() {
+            let out = env.call(tool, input.clone());
+            if out.stdout.contains("outside-name") || out.stdout.contains("OUTSIDE-SECRET") {
+                leaked[i] += 1;
+            }
+            if out.stdout.contains("inside") {
+                found[i] += 1;
+            }
+            let _ = round;
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    assert!(swaps.join().unwrap() > 1000);
+    assert_eq!(
+        leaked, [0; 3],
+        "glob, grep, tree listed or searched outside"
+    );
+    assert!(
+        found.iter().all(|&n| n > 0),
+        "a walker never saw the inside: {found:?}"
+    );
+}

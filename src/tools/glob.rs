@@ -5,7 +5,7 @@ use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Code, Result, ToolError};
 use crate::tool::{Hints, Tool};
-use crate::tools::walk::{self, Options, Problems};
+use crate::walk::{self, Options, Problems};
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -81,24 +81,19 @@ Returns files only, newest first (sort=\"path\" for path order), at most `limit`
             hidden_allow: pattern.hidden_allow(),
             ..Options::default()
         };
-        let builder = walk::builder(&base, &opts);
         let problems = Problems::default();
         let found: Mutex<Vec<(PathBuf, Option<SystemTime>)>> = Mutex::new(Vec::new());
         let want_mtime = sort == Sort::Mtime;
-        walk::run_parallel(&builder, &base, &problems, &ctx.control, || {
+        walk::run_parallel(&base, &opts, &problems, &ctx.control, || {
             let mut local = walk::Local::new(&found);
             let base = &base;
             let matcher = &pattern.matcher;
-            move |e: ignore::DirEntry| {
-                if !walk::is_file(&e) || !matcher.is_match(base.rel(e.path())) {
+            move |e: &walk::Entry| {
+                if !e.is_file() || !matcher.is_match(base.rel(e.path)) {
                     return;
                 }
-                let mtime = if want_mtime {
-                    e.metadata().ok().and_then(|m| m.modified().ok())
-                } else {
-                    None
-                };
-                local.items.push((base.rel(e.path()).to_path_buf(), mtime));
+                let mtime = if want_mtime { e.modified() } else { None };
+                local.items.push((base.rel(e.path).to_path_buf(), mtime));
             }
         });
         let mut found = found.into_inner().unwrap_or_else(|p| p.into_inner());

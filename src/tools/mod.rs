@@ -19,7 +19,6 @@ pub mod stat;
 pub mod todo;
 pub mod tree;
 pub mod undo;
-pub mod walk;
 pub mod write;
 
 pub static TOOLS: &[&dyn DynTool] = &[

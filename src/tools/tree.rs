@@ -5,7 +5,7 @@ use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::Result;
 use crate::tool::{Hints, Tool};
-use crate::tools::walk::{self, Options, Problems};
+use crate::walk::{self, Options, Problems};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
@@ -69,27 +69,22 @@ The last line counts directories and files. Use glob to find files by name anywh
             max_depth: Some(depth + 1),
             ..Options::default()
         };
-        let builder = walk::builder(&base, &opts);
         let problems = Problems::default();
         let found: Mutex<Vec<Raw>> = Mutex::new(Vec::new());
-        walk::run_parallel(&builder, &base, &problems, &ctx.control, || {
+        walk::run_parallel(&base, &opts, &problems, &ctx.control, || {
             let base = &base;
             let mut flush = walk::Local::new(&found);
-            move |e: ignore::DirEntry| {
-                if e.depth() == 0 {
-                    return;
-                }
-                let ft = e.file_type();
-                let kind = match ft {
-                    Some(t) if t.is_symlink() => Kind::Symlink,
-                    Some(t) if t.is_dir() => Kind::Dir,
+            move |e: &walk::Entry| {
+                let kind = match e.kind {
+                    walk::Kind::Symlink => Kind::Symlink,
+                    walk::Kind::Dir => Kind::Dir,
                     _ => Kind::File,
                 };
-                let target = (kind == Kind::Symlink && e.depth() <= depth)
-                    .then(|| std::fs::read_link(e.path()).ok())
+                let target = (kind == Kind::Symlink && e.depth <= depth)
+                    .then(|| e.read_link())
                     .flatten();
                 flush.items.push(Raw {
-                    rel: base.rel(e.path()).to_path_buf(),
+                    rel: base.rel(e.path).to_path_buf(),
                     kind,
                     target,
                 });

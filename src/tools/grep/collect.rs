@@ -9,7 +9,7 @@
 //! each kept line costs its text and a 10-byte row, and a file's buffers are exactly its size.
 
 use crate::text::MAX_LINE_CHARS;
-use crate::tools::walk::path_cmp;
+use crate::walk::path_cmp;
 use grep_searcher::{Searcher, Sink, SinkContext, SinkContextKind, SinkMatch};
 use std::borrow::Cow;
 use std::collections::BTreeSet;

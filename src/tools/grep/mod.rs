@@ -9,7 +9,7 @@ use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Code, Result, ToolError};
 use crate::tool::{Hints, Tool};
-use crate::tools::walk::{self, Options, Problems};
+use crate::walk::{self, Options, Problems};
 use collect::{Collector, FileResult, FileSink, Mode, Scratch};
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use grep_searcher::{BinaryDetection, MmapChoice, Searcher, SearcherBuilder};
@@ -18,7 +18,7 @@ use ignore::types::TypesBuilder;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use std::borrow::Cow;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 pub struct Grep;
 
@@ -184,7 +184,7 @@ Honours .gitignore/.ignore/.rgignore, skips hidden and binary files (a file name
             problems: &problems,
             base: &base,
         };
-        if base.meta.is_dir() {
+        if base.kind == walk::Kind::Dir {
             let opts = Options {
                 hidden: input.hidden.unwrap_or(false),
                 no_ignore: input.no_ignore.unwrap_or(false),
@@ -192,19 +192,19 @@ Honours .gitignore/.ignore/.rgignore, skips hidden and binary files (a file name
                 types: build_types(input.file_type.as_deref())?,
                 ..Options::default()
             };
-            let builder = walk::builder(&base, &opts);
-            walk::run_parallel(&builder, &base, &problems, &ctx.control, || {
+            walk::run_parallel(&base, &opts, &problems, &ctx.control, || {
                 let mut searcher = searcher.clone();
                 let mut scratch = Scratch::default();
                 // As ripgrep: a NUL byte means binary, and a walked binary file is left alone.
                 searcher.set_binary_detection(BinaryDetection::quit(b'\0'));
                 let (job, collector) = (&job, &collector);
-                move |e: ignore::DirEntry| {
-                    if !walk::is_file(&e) {
+                move |e: &walk::Entry| {
+                    if !e.is_file() {
                         return;
                     }
-                    let rel = job.base.rel(e.path()).to_path_buf();
-                    let Some(r) = job.search(&mut searcher, &mut scratch, e.path(), rel) else {
+                    let rel = job.base.rel(e.path).to_path_buf();
+                    let Some(r) = job.search(&mut searcher, &mut scratch, e.open_file(), rel)
+                    else {
                         return;
                     };
                     // ripgrep reports nothing of a walked binary file in its files and count
@@ -215,7 +215,7 @@ Honours .gitignore/.ignore/.rgignore, skips hidden and binary files (a file name
                     collector.add(r);
                 }
             });
-        } else if base.meta.is_file() {
+        } else if base.kind == walk::Kind::File {
             // A file named explicitly is searched whatever it is, as ripgrep does: NULs are
             // read as line ends rather than stopping the search.
             let mut searcher = searcher;
@@ -223,7 +223,7 @@ Honours .gitignore/.ignore/.rgignore, skips hidden and binary files (a file name
             if let Some(r) = job.search(
                 &mut searcher,
                 &mut Scratch::default(),
-                &base.real,
+                base.open_file(),
                 PathBuf::new(),
             ) {
                 collector.add(r);
@@ -263,38 +263,17 @@ struct Job<'a> {
     base: &'a walk::Base,
 }
 
-/// Opens a file the walk listed without ever blocking: a file swapped for a FIFO between the
-/// listing and the open would block a plain open for good (SPEC 23.8), so it is opened
-/// `O_NONBLOCK` (and not through a link) and its type checked on the handle. `O_NONBLOCK` is
-/// left on: it changes nothing for a regular file's reads, and clearing it costs a syscall per
-/// file searched.
-fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
-    use rustix::fs::{Mode, OFlags};
-    let fd = rustix::fs::open(
-        path,
-        OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC,
-        Mode::empty(),
-    )?;
-    let f = std::fs::File::from(fd);
-    if !f.metadata()?.is_file() {
-        return Err(std::io::Error::other(
-            "not a regular file any more (a FIFO, socket or device)",
-        ));
-    }
-    Ok(f)
-}
-
 impl Job<'_> {
     /// Searches one file; `None` when it could not be read (a warning says so).
     fn search(
         &self,
         searcher: &mut Searcher,
         scratch: &mut Scratch,
-        path: &Path,
+        file: std::io::Result<std::fs::File>,
         rel: PathBuf,
     ) -> Option<FileResult> {
         let mut sink = FileSink::new(self.mode, self.window, rel, scratch);
-        let searched = open_regular(path).and_then(|f| {
+        let searched = file.and_then(|f| {
             searcher
                 .search_file(self.matcher, &f, &mut sink)
                 .map_err(std::io::Error::other)
@@ -403,24 +382,4 @@ fn build_types(name: Option<&str>) -> Result<Option<ignore::types::Types>> {
         .build()
         .map_err(|e| ToolError::invalid("type", format!("file type {name:?}: {e}")))?;
     Ok(Some(types))
-}
-
-#[cfg(test)]
-mod open_tests {
-    #[test]
-    fn a_fifo_is_refused_at_once_and_a_file_opens() {
-        let t = tempfile::tempdir().unwrap();
-        let fifo = t.path().join("pipe");
-        let made = std::process::Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .unwrap();
-        assert!(made.success());
-        // A plain open would block here for good: nobody writes to the pipe.
-        let start = std::time::Instant::now();
-        assert!(super::open_regular(&fifo).is_err());
-        assert!(start.elapsed() < std::time::Duration::from_secs(1));
-        std::fs::write(t.path().join("f"), "x").unwrap();
-        assert!(super::open_regular(&t.path().join("f")).is_ok());
-    }
 }

@@ -8,7 +8,7 @@ use super::collect::{Context, FileResult, Match, Mode};
 use crate::caps;
 use crate::context::Ctx;
 use crate::envelope::{Data, Success};
-use crate::tools::walk::Base;
+use crate::walk::Base;
 use serde_json::Value;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};

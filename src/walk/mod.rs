@@ -1,24 +1,32 @@
-//! The one walker behind glob, grep and tree (SPEC 2.1, 16.3).
+//! The one walker behind glob, grep and tree (SPEC 2.1, 16.3, 23.5).
 //!
-//! It selects what `rg --files --no-require-git -g '!.git'` selects, because it is ripgrep's own
-//! walker configured as ripgrep configures it: `.gitignore` with or without a repository,
-//! `.ignore`, `.rgignore`, `.git/info/exclude`, the global git excludes, and the ignore files of
-//! the base's parent directories (ripgrep reads those too, so a search started in a
-//! subdirectory of a repository honours the repository's top-level `.gitignore`).
+//! It selects what `rg --files --no-require-git -g '!.git'` selects: `.gitignore` with or
+//! without a repository, `.ignore`, `.rgignore`, `.git/info/exclude`, the global git excludes,
+//! and the ignore files of the base's parent directories (so a search started in a subdirectory
+//! of a repository honours the repository's top-level `.gitignore`). The rules are ripgrep's own,
+//! parsed by its `ignore` crate (`rules.rs`); the walk is ours, by directory handle
+//! (`handles.rs`), because the crate's walker lists directories by path and a directory swapped
+//! for a symlink mid-walk would lead it out of the root.
 //!
 //! Symlinks are never followed: the walk cannot leave the base (which the sandbox has put inside
-//! the root) and cannot loop. The base is walked by its real path; results are shown by the path
-//! the caller named (SPEC 16.1), so a symlinked base still shows its own name.
+//! the root) and cannot loop. Results are shown by the path the caller named (SPEC 16.1), so a
+//! symlinked base still shows its own name.
+
+mod handles;
+mod rules;
+
+pub use handles::{Entry, Kind};
 
 use crate::context::Ctx;
 use crate::control::Control;
 use crate::error::{Code, Result, ToolError};
-use crate::sandbox::{self, Resolved};
+use crate::sandbox::{self, Resolved, beneath::Walked};
 use ignore::overrides::Override;
 use ignore::types::Types;
-use ignore::{WalkBuilder, WalkState};
+use rustix::fs::{AtFlags, FileType, Mode, OFlags};
 use std::borrow::Cow;
 use std::ffi::OsStr;
+use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::Mutex;
@@ -33,29 +41,41 @@ pub struct Options {
     pub max_depth: Option<usize>,
     pub overrides: Option<Override>,
     pub types: Option<Types>,
-    /// When set (and `hidden` is off), hidden entries are skipped here instead of by the walker,
-    /// except those this accepts.
+    /// When set (and `hidden` is off), hidden names are walked only when this accepts them.
     pub hidden_allow: Option<HiddenAllow>,
 }
 
-/// The base of a walk: where it really is and how its results are shown.
+/// The base of a walk: where it really is, its checked handle, and how its results are shown.
 pub struct Base {
     pub real: PathBuf,
     pub shown: String,
-    pub meta: std::fs::Metadata,
+    pub kind: Kind,
+    /// The checked handle of the directory holding the base (`None` with `--no-sandbox`).
+    at: Option<Arc<Walked>>,
     /// The state dir when it lies below the base: the walk never enters it (SPEC 23.6).
     pub skip: Option<PathBuf>,
 }
 
 /// Resolves `path` (default the root) inside the sandbox and checks that it exists.
 pub fn base(ctx: &Ctx, given: Option<&str>) -> Result<Base> {
-    let Resolved { real, shown, .. } = sandbox::resolve(ctx, "path", given.unwrap_or("."))?;
-    let meta = std::fs::metadata(&real).map_err(|e| ToolError::io(&e, &shown, "reading"))?;
+    let Resolved { real, shown, at } = sandbox::resolve(ctx, "path", given.unwrap_or("."))?;
+    let st = match &at {
+        Some(w) => rustix::fs::statat(&w.dir, w.name.as_os_str(), AtFlags::SYMLINK_NOFOLLOW),
+        None => rustix::fs::stat(&real),
+    }
+    .map_err(|e| ToolError::io(&e.into(), &shown, "reading"))?;
+    let kind = match FileType::from_raw_mode(st.st_mode) {
+        FileType::Directory => Kind::Dir,
+        FileType::RegularFile => Kind::File,
+        FileType::Symlink => Kind::Symlink,
+        _ => Kind::Other,
+    };
     let skip = Some(ctx.state_real().to_path_buf()).filter(|s| s.starts_with(&real));
     Ok(Base {
         real,
         shown,
-        meta,
+        kind,
+        at,
         skip,
     })
 }
@@ -63,7 +83,7 @@ pub fn base(ctx: &Ctx, given: Option<&str>) -> Result<Base> {
 impl Base {
     /// Refuses a base that is not a directory (glob, tree).
     pub fn require_dir(&self, tool: &str) -> Result<()> {
-        if self.meta.is_dir() {
+        if self.kind == Kind::Dir {
             return Ok(());
         }
         Err(ToolError::new(
@@ -82,6 +102,32 @@ impl Base {
                 ", or grep to search one"
             }
         )))
+    }
+
+    /// Opens the base directory through its checked handle.
+    fn open_dir(&self) -> std::io::Result<OwnedFd> {
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        Ok(match &self.at {
+            Some(w) => rustix::fs::openat(&w.dir, w.name.as_os_str(), flags, Mode::empty())?,
+            None => rustix::fs::open(&self.real, flags - OFlags::NOFOLLOW, Mode::empty())?,
+        })
+    }
+
+    /// Opens the base as a file (grep of one file) through its checked handle, as the walk opens
+    /// what it lists.
+    pub fn open_file(&self) -> std::io::Result<std::fs::File> {
+        let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
+        let fd = match &self.at {
+            Some(w) => rustix::fs::openat(&w.dir, w.name.as_os_str(), flags, Mode::empty())?,
+            None => rustix::fs::open(&self.real, flags - OFlags::NOFOLLOW, Mode::empty())?,
+        };
+        let f = std::fs::File::from(fd);
+        if !f.metadata()?.is_file() {
+            return Err(std::io::Error::other(
+                "not a regular file any more (a FIFO, socket or device)",
+            ));
+        }
+        Ok(f)
     }
 
     /// The path of `p` (below the real base) relative to the base, as the sort key.
@@ -106,44 +152,6 @@ impl Base {
         };
         (shown, lossy)
     }
-}
-
-pub fn builder(base: &Base, o: &Options) -> WalkBuilder {
-    let mut b = WalkBuilder::new(&base.real);
-    let skip = base.skip.clone();
-    let honour = !o.no_ignore;
-    b.follow_links(false)
-        // Without this, .gitignore only counts inside a git repository (rg --no-require-git).
-        .require_git(false)
-        .hidden(!o.hidden && o.hidden_allow.is_none())
-        .parents(honour)
-        .ignore(honour)
-        .git_ignore(honour)
-        .git_global(honour)
-        .git_exclude(honour)
-        .max_depth(o.max_depth);
-    if honour {
-        b.add_custom_ignore_filename(".rgignore");
-    }
-    if let Some(ov) = &o.overrides {
-        b.overrides(ov.clone());
-    }
-    if let Some(t) = &o.types {
-        b.types(t.clone());
-    }
-    let manual_hidden = (!o.hidden).then(|| o.hidden_allow.clone()).flatten();
-    // The filter sees entries below the base only, so a base named explicitly is always walked.
-    b.filter_entry(move |e| {
-        let name = e.file_name();
-        if name == ".git" || skip.as_deref() == Some(e.path()) {
-            return false;
-        }
-        match &manual_hidden {
-            Some(allow) if name.as_encoded_bytes().first() == Some(&b'.') => allow(name),
-            _ => true,
-        }
-    });
-    b
 }
 
 /// Problems met on the way (unreadable directories, bad ignore files, binary files cut short):
@@ -213,32 +221,47 @@ fn describe(base: &Base, err: &ignore::Error) -> String {
     }
 }
 
-/// Runs the parallel walk; `make` builds one visitor per thread. Errors go to `problems`. The
-/// walk stops early when the call is cancelled, and counts the entries it has seen as progress.
+/// Runs the walk below the base; `make` builds one visitor per thread. Errors go to `problems`.
+/// The walk stops early when the call is cancelled, and counts the entries it has seen as
+/// progress.
 pub fn run_parallel<F>(
-    b: &WalkBuilder,
     base: &Base,
+    o: &Options,
     problems: &Problems,
     control: &Control,
     make: impl Fn() -> F,
 ) where
-    F: FnMut(ignore::DirEntry) + Send,
+    F: FnMut(&Entry) + Send,
 {
     control.set_message_unit("entries walked");
-    b.build_parallel().run(|| {
-        let mut visit = make();
-        Box::new(move |r| {
-            if control.is_cancelled() {
-                return WalkState::Quit;
-            }
-            control.advance(1);
-            match r {
-                Ok(e) => visit(e),
-                Err(err) => problems.add(base, &err),
-            }
-            WalkState::Continue
-        })
-    });
+    let fd = match base.open_dir() {
+        Ok(fd) => fd,
+        Err(e) => {
+            problems.add_text(format!("{}: {}", base.shown, io_text(&e)));
+            return;
+        }
+    };
+    let honour = !o.no_ignore;
+    let plan = handles::Plan {
+        rules: rules::Shared::new(
+            honour,
+            o.hidden || o.hidden_allow.is_some(),
+            o.overrides.clone(),
+            o.types.clone(),
+        ),
+        max_depth: o.max_depth,
+        skip: base.skip.as_deref(),
+        hidden_allow: (!o.hidden).then(|| o.hidden_allow.clone()).flatten(),
+    };
+    handles::run(&plan, base, fd, problems, control, make);
+}
+
+fn io_text(e: &std::io::Error) -> String {
+    let s = e.to_string();
+    match s.find(" (os error") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
 }
 
 /// Per-thread results, handed over in one lock when the thread's visitor is dropped.
@@ -277,11 +300,6 @@ pub fn path_cmp(a: &Path, b: &Path) -> std::cmp::Ordering {
             .map(|&c| if c == b'/' { 0 } else { u16::from(c) + 1 })
     };
     key(a).cmp(&key(b))
-}
-
-/// Whether the entry is a regular file (symlinks are not: the walkers never follow them).
-pub fn is_file(e: &ignore::DirEntry) -> bool {
-    e.file_type().is_some_and(|t| t.is_file())
 }
 
 #[cfg(test)]
