@@ -50,9 +50,11 @@ pub fn parse_stdin_json(bytes: &[u8]) -> Result<Value> {
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         return Ok(Value::Object(Map::new()));
     }
-    let parsed = json::from_slice(bytes).map_err(|e| {
-        ToolError::usage(format!("stdin is not valid JSON: {e}"))
-            .hint("Send one JSON object on stdin, or give the fields as flags.")
+    let parsed = json::from_slice(bytes).map_err(|e| match e {
+        json::Error::Json(_) => e
+            .into_tool("stdin")
+            .hint("Send one JSON object on stdin, or give the fields as flags."),
+        _ => e.into_tool("stdin"),
     })?;
     if let Some(field) = parsed.duplicate {
         return Err(json::duplicate_key("stdin", &field));

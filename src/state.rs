@@ -242,6 +242,15 @@ pub fn lock_parent(
     held: &[(u64, u64)],
 ) -> Result<Option<((u64, u64), File)>> {
     use std::os::unix::fs::MetadataExt;
+    if let Some(f) = open_parent_beneath(ctx, real) {
+        let d = real.parent().unwrap_or(real);
+        let meta = f.metadata().map_err(|e| ToolError::state(&e, d))?;
+        let id = (meta.dev(), meta.ino());
+        if held.contains(&id) {
+            return Ok(None);
+        }
+        return Ok(Some((id, lock_open(f, d, ctx.lock_wait)?)));
+    }
     let mut dir = real.parent();
     while let Some(d) = dir {
         if let Ok(f) = File::open(d) {
@@ -260,6 +269,26 @@ pub fn lock_parent(
         Code::IoError,
         format!("no directory above {} to lock", real.display()),
     ))
+}
+
+/// The parent directory of `real` (the deepest one that exists), opened through the root's
+/// handle as the sandbox resolves paths (SPEC 24.7: the lock is taken through the checked
+/// handle, so a parent swapped for a link locks nothing outside). `None` without the sandbox or
+/// for a path outside the root (the lock then goes by path).
+fn open_parent_beneath(ctx: &Ctx, real: &Path) -> Option<File> {
+    use rustix::fs::{Mode, OFlags};
+    if !ctx.sandbox || !real.starts_with(&ctx.root_real) {
+        return None;
+    }
+    let parent = real.parent()?;
+    let root = ctx.root_handle().ok()?;
+    let w = crate::sandbox::beneath::walk(root, &ctx.root_real, parent, true).ok()?;
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    // A parent still to be created: its deepest existing directory is locked.
+    let fd = rustix::fs::openat(&w.dir, w.name.as_os_str(), flags, Mode::empty())
+        .or_else(|_| rustix::fs::openat(&w.dir, ".", flags, Mode::empty()))
+        .ok()?;
+    Some(File::from(fd))
 }
 
 pub fn unix_secs() -> u64 {

@@ -95,3 +95,38 @@ fn a_bad_pair_list_is_refused_naming_its_place() {
     )
     .assert_invalid("env.A");
 }
+
+/// SPEC 23.8, 24.6: parsing an input costs at most a small multiple of its size. 30 MB of
+/// `{},` in a field no tool has once became a 1 GB tree of values before it was refused; now
+/// the parse stops at a budget of values for the size, `too_large`, within 2× the input + 16 MB.
+#[test]
+fn a_huge_input_of_tiny_values_is_refused_in_bounded_memory() {
+    let env = Env::new();
+    let n = 10_000_000;
+    let text = format!(
+        "{{\"path\": \"a.txt\", \"junk\": [{}{{}}]}}",
+        "{},".repeat(n)
+    );
+    let file = env.dir.path().join("junk.json");
+    std::fs::write(&file, &text).unwrap();
+    let (stdout, rss) = env.peak_rss(&["read"], &file);
+    let v: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(v["error"]["code"], "too_large", "{stdout}");
+    assert!(v["output"].as_str().unwrap().contains("values"), "{stdout}");
+    match rss {
+        Some(kib) => {
+            let bound = (2 * text.len() as u64 + (16 << 20)) / 1024;
+            assert!(kib <= bound, "peak {kib} KiB over {bound} KiB");
+        }
+        None => eprintln!("no /usr/bin/time: the memory bound is not measured"),
+    }
+    // The same through call and mcp's parser: too_large, not a parse error.
+    let call = format!("{{\"tool\": \"read\", \"input\": {text}}}");
+    std::fs::write(&file, &call).unwrap();
+    let (stdout, _) = env.peak_rss(&["call"], &file);
+    assert!(
+        stdout.contains("too_large"),
+        "{}",
+        &stdout[..stdout.len().min(300)]
+    );
+}

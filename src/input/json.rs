@@ -19,18 +19,99 @@ pub struct Parsed {
     pub duplicate: Option<String>,
 }
 
-pub fn from_slice(bytes: &[u8]) -> serde_json::Result<Parsed> {
-    let Node(value, duplicate) = serde_json::from_slice(bytes)?;
+/// Why a text did not become a value.
+#[derive(Debug)]
+pub enum Error {
+    Json(serde_json::Error),
+    /// More values than `budget` allows for the text's size (SPEC 23.8: parsing costs at most a
+    /// small multiple of the input; 60 MB of `[{},{},…]` once grew to 24 GB as values).
+    TooMany {
+        bytes: usize,
+        limit: u64,
+    },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Error::Json(e) => e.fmt(f),
+            Error::TooMany { bytes, limit } => write!(
+                f,
+                "{bytes} bytes of JSON hold more than {limit} values, more than is parsed for input of this size"
+            ),
+        }
+    }
+}
+
+impl Error {
+    /// The error a caller answers with: `too_large` for too many values, else a usage error
+    /// saying `what` is not valid JSON.
+    pub fn into_tool(self, what: &str) -> ToolError {
+        match self {
+            Error::Json(e) => ToolError::usage(format!("{what} is not valid JSON: {e}")),
+            Error::TooMany { limit, .. } => {
+                ToolError::new(crate::error::Code::TooLarge, format!("{what}: {self}"))
+                    .with("limit", limit)
+                    .hint(
+                        "Send the fields the tool takes; a large text belongs in one string field.",
+                    )
+            }
+        }
+    }
+}
+
+/// How many values a text of `bytes` may hold. A value costs 32–64 bytes in memory, and a
+/// growing array may hold twice the room it uses, so this keeps a refused input's peak under
+/// 16 MB plus twice its size, text included (SPEC 24.6). Real inputs stay far below it: a
+/// 10,000-call batch of edits is about 70,000 values.
+pub fn budget(bytes: usize) -> u64 {
+    131_072 + bytes as u64 / 128
+}
+
+thread_local! {
+    /// Values still allowed in the parse running on this thread.
+    static LEFT: std::cell::Cell<u64> = const { std::cell::Cell::new(u64::MAX) };
+}
+
+/// Counts one value against the budget.
+fn spend<E: de::Error>() -> Result<(), E> {
+    LEFT.with(|left| match left.get() {
+        0 => Err(E::custom(TOO_MANY)),
+        n => {
+            left.set(n - 1);
+            Ok(())
+        }
+    })
+}
+
+const TOO_MANY: &str = "loopr: too many values";
+
+fn with_budget<T>(bytes: usize, parse: impl FnOnce() -> serde_json::Result<T>) -> Result<T, Error> {
+    let limit = budget(bytes);
+    let before = LEFT.with(|l| l.replace(limit));
+    let r = parse();
+    let exhausted = LEFT.with(|l| l.replace(before)) == 0;
+    r.map_err(|e| {
+        if exhausted && e.to_string().starts_with(TOO_MANY) {
+            Error::TooMany { bytes, limit }
+        } else {
+            Error::Json(e)
+        }
+    })
+}
+
+pub fn from_slice(bytes: &[u8]) -> Result<Parsed, Error> {
+    let Node(value, duplicate) = with_budget(bytes.len(), || serde_json::from_slice(bytes))?;
     Ok(Parsed { value, duplicate })
 }
 
-pub fn from_str(text: &str) -> serde_json::Result<Parsed> {
+pub fn from_str(text: &str) -> Result<Parsed, Error> {
     from_slice(text.as_bytes())
 }
 
 /// Parses an array whose elements are judged one by one: each comes with its own duplicate.
-pub fn array_from_str(text: &str) -> serde_json::Result<Vec<Parsed>> {
-    let nodes: Vec<Node> = serde_json::from_str(text)?;
+pub fn array_from_str(text: &str) -> Result<Vec<Parsed>, Error> {
+    let nodes: Vec<Node> = with_budget(text.len(), || serde_json::from_str(text))?;
     Ok(nodes
         .into_iter()
         .map(|Node(value, duplicate)| Parsed { value, duplicate })
@@ -70,29 +151,37 @@ impl<'de> Visitor<'de> for NodeVisitor {
         f.write_str("any JSON value")
     }
 
-    fn visit_bool<E>(self, b: bool) -> Result<Node, E> {
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Node, E> {
+        spend::<E>()?;
         Ok(Node(Value::Bool(b), None))
     }
-    fn visit_i64<E>(self, n: i64) -> Result<Node, E> {
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Node, E> {
+        spend::<E>()?;
         Ok(Node(Value::from(n), None))
     }
-    fn visit_u64<E>(self, n: u64) -> Result<Node, E> {
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Node, E> {
+        spend::<E>()?;
         Ok(Node(Value::from(n), None))
     }
-    fn visit_f64<E>(self, n: f64) -> Result<Node, E> {
+    fn visit_f64<E: de::Error>(self, n: f64) -> Result<Node, E> {
+        spend::<E>()?;
         Ok(Node(Value::from(n), None))
     }
-    fn visit_str<E>(self, s: &str) -> Result<Node, E> {
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Node, E> {
+        spend::<E>()?;
         Ok(Node(Value::String(s.to_string()), None))
     }
-    fn visit_string<E>(self, s: String) -> Result<Node, E> {
+    fn visit_string<E: de::Error>(self, s: String) -> Result<Node, E> {
+        spend::<E>()?;
         Ok(Node(Value::String(s), None))
     }
-    fn visit_unit<E>(self) -> Result<Node, E> {
+    fn visit_unit<E: de::Error>(self) -> Result<Node, E> {
+        spend::<E>()?;
         Ok(Node(Value::Null, None))
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
+        spend::<A::Error>()?;
         let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
         let mut duplicate = None;
         while let Some(Node(v, inner)) = seq.next_element()? {
@@ -105,6 +194,7 @@ impl<'de> Visitor<'de> for NodeVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
+        spend::<A::Error>()?;
         let mut out = Map::new();
         let mut duplicate = None;
         while let Some(key) = map.next_key::<String>()? {
@@ -165,6 +255,19 @@ mod tests {
         assert_eq!(dups, [None, Some("a"), None]);
         assert_eq!(items[1].value, json!({"a": 2}));
         assert!(array_from_str(r#"{"a": 1}"#).is_err(), "not an array");
+    }
+
+    #[test]
+    fn values_past_the_budget_stop_the_parse() {
+        let n = budget(0) as usize + 10;
+        let text = format!("[{}0]", "0,".repeat(n));
+        // 2 bytes a value: over the budget for this size.
+        assert!(matches!(from_str(&text), Err(Error::TooMany { .. })));
+        // The same count of values in a text that size allows is parsed.
+        let roomy = format!("[{}0]", "0,".repeat(1000)) + &" ".repeat(64 * n);
+        assert!(from_str(&roomy).is_ok());
+        // And the budget is per parse: the next one starts afresh.
+        assert!(from_str("[1, 2, 3]").is_ok());
     }
 
     #[test]

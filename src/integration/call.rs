@@ -172,11 +172,7 @@ fn reply_to(g: &Globals, call: Call) -> Reply {
 /// `call`: stdin holds one call; prints its envelope plus `id`, with that envelope's status.
 pub fn call(g: &Globals, stdin: &[u8]) -> (Reply, i32) {
     let reply = match json::from_slice(stdin) {
-        Err(e) => Reply::failure(
-            "call",
-            ToolError::usage(format!("stdin is not valid JSON: {e}")),
-            None,
-        ),
+        Err(e) => Reply::failure("call", e.into_tool("stdin"), None),
         Ok(p) => match shapes::parse(p.value, p.duplicate) {
             Ok(c) => reply_to(g, c),
             Err(r) => Reply::rejected("call", r),
@@ -209,6 +205,7 @@ fn batch_items(stdin: &[u8]) -> Result<Vec<std::result::Result<json::Parsed, Str
     if trimmed.starts_with('[') {
         return match json::array_from_str(text) {
             Ok(items) => Ok(items.into_iter().map(Ok).collect()),
+            Err(e @ json::Error::TooMany { .. }) => Err(e.into_tool("batch")),
             Err(e) => Err(ToolError::usage(format!(
                 "batch: stdin starts with `[` but is not a JSON array of calls: {e}"
             ))),

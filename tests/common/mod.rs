@@ -110,6 +110,32 @@ impl Env {
     }
 
     /// As `cmd`, as a plain `std::process::Command` (for a process spoken to while it runs).
+    /// Runs the binary with `args` and stdin from `stdin_file` under GNU time: stdout and the
+    /// peak RSS in KiB (`None` without /usr/bin/time: the caller skips the bound).
+    pub fn peak_rss(&self, args: &[&str], stdin_file: &Path) -> (String, Option<u64>) {
+        let cmd = self.std_cmd();
+        let time = Path::new("/usr/bin/time");
+        let mut run = if time.exists() {
+            let mut t = std::process::Command::new(time);
+            t.args(["-f", "%M"]).arg(cmd.get_program());
+            t
+        } else {
+            std::process::Command::new(cmd.get_program())
+        };
+        run.args(args)
+            .current_dir(&self.root)
+            .env_clear()
+            .envs(cmd.get_envs().filter_map(|(k, v)| v.map(|v| (k, v))))
+            .stdin(std::fs::File::open(stdin_file).unwrap());
+        let out = run.output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let rss = time
+            .exists()
+            .then(|| stderr.lines().last().and_then(|l| l.trim().parse().ok()))
+            .flatten();
+        (String::from_utf8(out.stdout).unwrap(), rss)
+    }
+
     pub fn std_cmd(&self) -> std::process::Command {
         let mut c = std::process::Command::new(bin());
         c.current_dir(&self.root)

@@ -231,8 +231,15 @@ fn key(id: &Value) -> String {
 
 impl Server {
     fn handle(self: &Arc<Self>, line: &[u8]) {
-        let msg: Value = match serde_json::from_slice(line) {
-            Ok(v) => v,
+        // Parsed within a budget of values for the frame's size (SPEC 23.8, 24.6), as every
+        // input is; a repeated key keeps its last value, as JSON-RPC peers expect.
+        let msg: Value = match crate::input::json::from_slice(line) {
+            Ok(p) => p.value,
+            Err(e @ crate::input::json::Error::TooMany { .. }) => {
+                return self
+                    .out
+                    .error(&Value::Null, INVALID_REQUEST, &e.to_string());
+            }
             Err(e) => {
                 return self
                     .out
