@@ -159,6 +159,57 @@ fn batch_keeps_order_reports_each_slot_and_runs_writes_in_sequence() {
     env.run(&["batch"], "").assert_err("invalid_input");
 }
 
+/// SPEC 23.8, 24.7: each result is written as soon as it and every result before it are done,
+/// not held to the end. The first call's envelope is on stdout while the second still runs.
+#[test]
+fn batch_streams_each_result_as_soon_as_it_and_those_before_are_done() {
+    use std::io::Read;
+    let env = Env::new();
+    env.write_file("a.txt", "alpha\n");
+    let calls = json!([
+        {"tool": "read", "input": {"path": "a.txt"}},
+        {"tool": "run", "input": {"command": "sleep 4; echo late"}},
+    ]);
+    let started = std::time::Instant::now();
+    let mut child = env.spawn(&["batch"], &[], &calls.to_string());
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !first.windows(5).any(|w| w == b"alpha") {
+        let n = stdout.read(&mut buf).unwrap();
+        assert!(n > 0, "stdout ended before the first result");
+        first.extend_from_slice(&buf[..n]);
+    }
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(4),
+        "the first result waited for the second call"
+    );
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the batch is still running"
+    );
+    let mut rest = Vec::new();
+    stdout.read_to_end(&mut rest).unwrap();
+    assert!(child.wait().unwrap().success());
+    first.extend(rest);
+    let all: Value = serde_json::from_slice(&first).unwrap();
+    assert_eq!(all.as_array().unwrap().len(), 2);
+    assert!(all[1]["output"].as_str().unwrap().contains("late"));
+    // Pretty output streams too, and is the same JSON.
+    let pretty = env.run(&["--pretty", "batch"], &calls.to_string());
+    assert_eq!(
+        pretty.json.as_array().unwrap().len(),
+        2,
+        "{}",
+        pretty.stdout
+    );
+    assert!(
+        pretty.stdout.starts_with("[\n  {\n    \""),
+        "{}",
+        pretty.stdout
+    );
+}
+
 #[test]
 fn batch_runs_many_reads_in_parallel_and_in_order() {
     let env = Env::new();

@@ -121,36 +121,81 @@ impl Reply {
     }
 }
 
-/// What `call` and `batch` print: one envelope, or a bare array of them.
-#[allow(clippy::large_enum_variant)] // one per process: boxing would buy nothing
-pub enum Printed {
-    One(Reply),
-    Many(Vec<Reply>),
-}
-
-impl Printed {
+impl Reply {
+    /// Prints one reply as `call` prints it.
     pub fn print(self, pretty: bool, status: i32, format: ResultFormat) -> i32 {
         // Envelopes on one line are streamed (`write_json`): their data may be large.
         if pretty || format != ResultFormat::Envelope {
-            let v = match self {
-                Printed::One(r) => r.into_block(format),
-                Printed::Many(rs) => rs.into_iter().map(|r| r.into_block(format)).collect(),
-            };
-            return print_value(&v, pretty, status);
+            return print_value(&self.into_block(format), pretty, status);
         }
-        print_json(status, |out| match self {
-            Printed::One(r) => r.write_json(out),
-            Printed::Many(rs) => {
-                out.write_all(b"[")?;
-                for (i, r) in rs.into_iter().enumerate() {
-                    if i > 0 {
-                        out.write_all(b",")?;
-                    }
-                    r.write_json(out)?;
-                }
-                out.write_all(b"]")
+        print_json(status, |out| self.write_json(out))
+    }
+}
+
+/// Writes a batch's replies as one JSON array, each element as soon as it arrives: compact
+/// envelopes are streamed as `call` streams them; pretty or reshaped ones are laid out as
+/// serde_json lays out an array (two spaces more inside).
+pub struct ArrayWriter<W: Write> {
+    out: W,
+    pretty: bool,
+    format: ResultFormat,
+    count: usize,
+    failed: Option<io::ErrorKind>,
+}
+
+impl<W: Write> ArrayWriter<W> {
+    pub fn new(out: W, pretty: bool, format: ResultFormat) -> Self {
+        ArrayWriter {
+            out,
+            pretty,
+            format,
+            count: 0,
+            failed: None,
+        }
+    }
+
+    pub fn push(&mut self, r: Reply) {
+        if self.failed.is_some() {
+            return;
+        }
+        let sep: &[u8] = match (self.count, self.pretty) {
+            (0, false) => b"[",
+            (0, true) => b"[\n  ",
+            (_, false) => b",",
+            (_, true) => b",\n  ",
+        };
+        self.count += 1;
+        let written = self.out.write_all(sep).and_then(|()| {
+            if !self.pretty && self.format == ResultFormat::Envelope {
+                return r.write_json(&mut self.out);
             }
-        })
+            let v = r.into_block(self.format);
+            if self.pretty {
+                let text = serde_json::to_string_pretty(&v).map_err(io::Error::other)?;
+                self.out.write_all(text.replace('\n', "\n  ").as_bytes())
+            } else {
+                serde_json::to_writer(&mut self.out, &v).map_err(io::Error::other)
+            }
+        });
+        // Results reach a reader as they come, not when a buffer fills.
+        self.failed = written
+            .and_then(|()| self.out.flush())
+            .err()
+            .map(|e| e.kind());
+    }
+
+    /// Closes the array; `Err` when stdout failed on the way (a closed pipe included).
+    pub fn finish(mut self) -> io::Result<()> {
+        if let Some(kind) = self.failed {
+            return Err(kind.into());
+        }
+        let end: &[u8] = match (self.count, self.pretty) {
+            (0, _) => b"[]\n",
+            (_, false) => b"]\n",
+            (_, true) => b"\n]\n",
+        };
+        self.out.write_all(end)?;
+        self.out.flush()
     }
 }
 
@@ -271,15 +316,16 @@ enum Slot {
 
 /// `batch`: a bare JSON array of envelopes in input order. Exit 0 when all are ok, 1 when any
 /// failed, 2 when the batch itself is unreadable.
-pub fn batch(g: &Globals, stdin: &[u8]) -> (Printed, i32) {
-    let items = match batch_items(stdin) {
-        Ok(items) => items,
-        Err(e) => {
-            let reply = Reply::failure("batch", e, None);
-            let status = reply.env.exit_status;
-            return (Printed::One(reply), status);
-        }
-    };
+/// Receives a batch's replies in call order, each as soon as it and every one before it are
+/// done (SPEC 23.8, 24.7), so a long batch holds no finished result and a reader sees the
+/// first results while later calls still run.
+pub type Sink<'a> = &'a mut (dyn FnMut(Reply) + Send);
+
+/// `batch`: runs the calls, handing each reply to `sink` in order. A batch that cannot be read
+/// has no calls to answer: `Err` is its own single reply. `Ok` is the status: 0 when every
+/// call succeeded, else 1.
+pub fn batch(g: &Globals, stdin: &[u8], sink: Sink) -> std::result::Result<i32, Box<Reply>> {
+    let items = batch_items(stdin).map_err(|e| Box::new(Reply::failure("batch", e, None)))?;
     let mut slots: Vec<Slot> = items
         .into_iter()
         .map(|item| match item {
@@ -301,8 +347,12 @@ pub fn batch(g: &Globals, stdin: &[u8]) -> (Printed, i32) {
             },
         })
         .collect();
-
-    let mut results: Vec<Option<Reply>> = slots.iter().map(|_| None).collect();
+    let out = std::sync::Mutex::new(InOrder {
+        next: 0,
+        held: std::collections::BTreeMap::new(),
+        all_ok: true,
+        sink,
+    });
     let mut i = 0;
     while i < slots.len() {
         // A maximal run of read-only calls (ready slots do not break it: they need no running).
@@ -310,35 +360,48 @@ pub fn batch(g: &Globals, stdin: &[u8]) -> (Printed, i32) {
         while j < slots.len() && !matches!(slots[j], Slot::Pending(_, false)) {
             j += 1;
         }
-        if j > i {
-            run_parallel(g, &mut slots[i..j], &mut results[i..j]);
-            i = j;
-        } else {
-            run_parallel(g, &mut slots[i..=i], &mut results[i..=i]);
-            i += 1;
-        }
+        let end = if j > i { j } else { i + 1 };
+        run_parallel(g, i, &mut slots[i..end], &out);
+        i = end;
     }
-    let replies: Vec<Reply> = results
-        .into_iter()
-        .map(|r| {
-            r.unwrap_or_else(|| {
-                Reply::failure("batch", ToolError::internal("a call was never run"), None)
-            })
-        })
-        .collect();
-    let all_ok = replies.iter().all(|r| r.env.ok);
-    (Printed::Many(replies), if all_ok { 0 } else { 1 })
+    let out = out.into_inner().unwrap_or_else(|e| e.into_inner());
+    Ok(if out.all_ok { 0 } else { 1 })
 }
 
-/// Runs `slots` at once: a few scoped worker threads take calls from a shared counter, so no
-/// worker waits for a slower sibling before starting the next call.
-fn run_parallel(g: &Globals, slots: &mut [Slot], results: &mut [Option<Reply>]) {
+/// Replies waiting for the ones before them.
+struct InOrder<'a> {
+    next: usize,
+    held: std::collections::BTreeMap<usize, Reply>,
+    all_ok: bool,
+    sink: Sink<'a>,
+}
+
+impl InOrder<'_> {
+    fn put(&mut self, k: usize, reply: Reply) {
+        self.all_ok &= reply.env.ok;
+        self.held.insert(k, reply);
+        while let Some(r) = self.held.remove(&self.next) {
+            (self.sink)(r);
+            self.next += 1;
+        }
+    }
+}
+
+/// Runs `slots` (the batch's calls from index `first` on) at once: a few scoped worker threads
+/// take calls from a shared counter, so no worker waits for a slower sibling before starting
+/// the next call.
+fn run_parallel(g: &Globals, first: usize, slots: &mut [Slot], out: &std::sync::Mutex<InOrder>) {
     use std::sync::Mutex;
     use std::sync::atomic::{AtomicUsize, Ordering};
+    let put = |k: usize, r: Reply| {
+        out.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .put(first + k, r)
+    };
     let mut work: Vec<(usize, Mutex<Option<Call>>)> = vec![];
     for (k, slot) in slots.iter_mut().enumerate() {
         match std::mem::replace(slot, Slot::Taken) {
-            Slot::Ready(r) => results[k] = Some(r),
+            Slot::Ready(r) => put(k, r),
             Slot::Pending(c, _) => work.push((k, Mutex::new(Some(c)))),
             Slot::Taken => {}
         }
@@ -348,7 +411,6 @@ fn run_parallel(g: &Globals, slots: &mut [Slot], results: &mut [Option<Reply>]) 
         .clamp(2, 8)
         .min(work.len());
     let next = AtomicUsize::new(0);
-    let done: Mutex<Vec<(usize, Reply)>> = Mutex::new(Vec::with_capacity(work.len()));
     std::thread::scope(|s| {
         for _ in 0..width {
             s.spawn(|| {
@@ -360,17 +422,11 @@ fn run_parallel(g: &Globals, slots: &mut [Slot], results: &mut [Option<Reply>]) 
                         .unwrap_or_else(|e| e.into_inner())
                         .take()
                         .expect("each call is taken once");
-                    let reply = reply_to(g, call);
-                    done.lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push((*k, reply));
+                    put(*k, reply_to(g, call));
                 }
             });
         }
     });
-    for (k, r) in done.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        results[k] = Some(r);
-    }
 }
 
 #[cfg(test)]

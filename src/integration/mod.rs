@@ -124,20 +124,31 @@ pub fn run(name: &str, g: &Globals, m: &ArgMatches) -> i32 {
                 let env = &reply.env;
                 return crate::envelope::print_text(&env.output, env.ok, status);
             }
-            call::Printed::One(reply).print(g.pretty, status, result_format_of(m))
+            reply.print(g.pretty, status, result_format_of(m))
         }
         "batch" => {
             let stdin = match stdin_or_fail("batch", g) {
                 Ok(b) => b,
                 Err(code) => return code,
             };
-            let (printed, status) = call::batch(g, &stdin);
-            // A batch that could not be read has no calls to answer: its own envelope says why.
-            let format = match printed {
-                call::Printed::One(_) => ResultFormat::Envelope,
-                call::Printed::Many(_) => result_format_of(m),
+            let out = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout());
+            let mut array = call::ArrayWriter::new(out, g.pretty, result_format_of(m));
+            let status = {
+                let mut sink = |r: call::Reply| array.push(r);
+                call::batch(g, &stdin, &mut sink)
             };
-            printed.print(g.pretty, status, format)
+            match status {
+                // A batch that could not be read has no calls to answer: its own envelope says why.
+                Err(reply) => {
+                    let status = reply.env.exit_status;
+                    reply.print(g.pretty, status, ResultFormat::Envelope)
+                }
+                // A closed stdout (`| head`) is not an error worth a word: the reader has gone.
+                Ok(status) => match array.finish() {
+                    Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => 1,
+                    _ => status,
+                },
+            }
         }
         "mcp" => {
             let structured = m.get_flag("structured")
