@@ -70,8 +70,15 @@ impl Locked<'_> {
     }
 }
 
-/// Replaces `target`'s content with `bytes` (creating it when `existing` is `None`), then
-/// journals `before` for undo and records the new content as read. The caller holds the lock.
+/// Replaces `target`'s content with `bytes` (creating it when `existing` is `None`), journaling
+/// `before` for undo and recording the new content as read. The caller holds the lock.
+///
+/// The order is the contract's (SPEC 24.6, 24.7): the new content is staged (a temp file beside
+/// the target, fsynced), then the journal entry and the read record are saved, then the temp file
+/// is renamed over the target. A change whose entry cannot be saved is therefore not made (the
+/// call fails with the state file's errno and path, the temp file removed), and a rename that
+/// fails takes its entry back out. A file with several hard links is rewritten in place, room
+/// reserved first (fsx::in_place), and journaled after.
 pub fn replace(
     ctx: &Ctx,
     tool: &str,
@@ -80,17 +87,47 @@ pub fn replace(
     existing: Option<&Metadata>,
     before: Before,
 ) -> Result<Fingerprint> {
-    let fp = fsx::replace_resolved(target, bytes, existing, None)
-        .map_err(|e| ToolError::io(&e, &target.shown, "writing"))?;
-    remember(
-        ctx,
-        tool,
-        target,
-        before,
-        None,
-        fp,
-        &[(&target.real, Some(fp))],
-    );
+    let writing = |e: std::io::Error| ToolError::io(&e, &target.shown, "writing");
+    let staged = match fsx::stage_resolved(target, bytes, existing, None).map_err(writing)? {
+        fsx::Prepared::Staged(staged) => staged,
+        fsx::Prepared::Written(fp) => {
+            remember(
+                ctx,
+                tool,
+                target,
+                before,
+                None,
+                fp,
+                &[(&target.real, Some(fp))],
+            );
+            return Ok(fp);
+        }
+    };
+    let fp = staged.fp;
+    let too_large = matches!(before, Before::TooLarge { .. });
+    let lock = StateLock::acquire(ctx)?;
+    // Dropping `staged` on any error below removes the temp file: the target never changed.
+    let id = journal::push(&lock, tool, &target.real, &target.shown, before, None, fp)?.0;
+    let old_record = reads::lookup(ctx, &target.real).ok().flatten();
+    if let Err(e) = apply_records(&lock, &[(&target.real, Some(fp))]) {
+        let _ = journal::pop(&lock, id);
+        return Err(e);
+    }
+    if let Err(e) = staged.commit() {
+        // Not made: the entry goes, and the record names what the file still holds.
+        let _ = journal::pop(&lock, id);
+        let _ = match old_record {
+            Some(r) => reads::record(&lock, &target.real, r.fingerprint),
+            None => reads::forget(&lock, &target.real),
+        };
+        return Err(writing(e));
+    }
+    if too_large {
+        ctx.warn(format!(
+            "the previous content of {} is over 64 MiB and was not kept: this change cannot be undone",
+            target.shown
+        ));
+    }
     Ok(fp)
 }
 

@@ -161,8 +161,20 @@ impl ToolError {
             )
             .with("path", shown),
             io::ErrorKind::IsADirectory => ToolError::is_directory(shown),
-            _ => ToolError::new(Code::IoError, format!("{doing} {shown} failed: {err}"))
-                .with("path", shown),
+            _ => {
+                // "no space left on device while writing src/a.rs" (SPEC 23.2).
+                let cause = err.to_string();
+                let cause = cause.find(" (os error").map_or(&cause[..], |i| &cause[..i]);
+                let e = ToolError::new(
+                    Code::IoError,
+                    format!("{} while {doing} {shown}", cause.to_lowercase()),
+                )
+                .with("path", shown);
+                match crate::fault::errno_name(err) {
+                    Some(name) => e.with("errno", name),
+                    None => e,
+                }
+            }
         }
     }
 
@@ -175,13 +187,24 @@ impl ToolError {
         .hint("Use tree or glob to list a directory.")
     }
 
-    /// An I/O failure in the state directory: not the user's file, so no `path` field.
+    /// An I/O failure in the state directory: `path` names the state file (SPEC 24.6).
     pub fn state(err: &io::Error, what: &Path) -> Self {
-        ToolError::new(
+        let cause = err.to_string();
+        let cause = cause.find(" (os error").map_or(&cause[..], |i| &cause[..i]);
+        let e = ToolError::new(
             Code::IoError,
-            format!("state directory: {}: {err}", what.display()),
+            format!(
+                "state directory: {}: {}",
+                what.display(),
+                cause.to_lowercase()
+            ),
         )
-        .hint("Check --state-dir (LOOPR_STATE_DIR): it must be a writable directory.")
+        .with("path", what.display().to_string())
+        .hint("Check --state-dir (LOOPR_STATE_DIR): it must be a writable directory.");
+        match crate::fault::errno_name(err) {
+            Some(name) => e.with("errno", name),
+            None => e,
+        }
     }
 }
 

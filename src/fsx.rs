@@ -6,90 +6,121 @@
 //! other names). Permission bits and, where allowed, ownership are carried over.
 
 use crate::reads::Fingerprint;
-use std::fs::{File, Metadata, OpenOptions, Permissions};
+use std::fs::{File, Metadata, Permissions};
 use std::io::{self, Write};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 
-/// Writes `bytes` to `real`. `existing` is the target's metadata when it exists. Creates missing
-/// parent directories (mode `0777 & ~umask`). Returns the new fingerprint.
-#[cfg(test)]
-pub fn replace(real: &Path, bytes: &[u8], existing: Option<&Metadata>) -> io::Result<Fingerprint> {
-    replace_with_mode(real, bytes, existing, None)
-}
-
-/// As `replace`, with the permission bits set to `mode` (undo puts the old mode back in the same
-/// rename that puts the old bytes back).
-pub fn replace_with_mode(
-    real: &Path,
-    bytes: &[u8],
-    existing: Option<&Metadata>,
-    mode: Option<u32>,
-) -> io::Result<Fingerprint> {
-    if existing.is_some_and(|m| m.nlink() > 1) {
-        // In place: mode and owner are the inode's own and stay as they are.
-        let mut f = OpenOptions::new().write(true).truncate(true).open(real)?;
-        f.write_all(bytes)?;
-        if let Some(mode) = mode {
-            f.set_permissions(Permissions::from_mode(mode))?;
-        }
-        f.sync_all()?;
-        return Ok(Fingerprint::of_bytes(bytes, &f.metadata()?));
-    }
-    let dir = real
-        .parent()
-        .ok_or_else(|| io::Error::other("no parent directory"))?;
-    let created = create_parents(dir)?;
-    write_via_temp(real, dir, bytes, existing, mode).inspect_err(|_| {
-        // A failed write leaves the tree as it was: remove the directories it made.
-        for d in created.iter().rev() {
-            let _ = std::fs::remove_dir(d);
-        }
-    })
-}
-
-/// As `replace_with_mode`, for a path the sandbox resolved: with its checked directory handle
+/// Replaces a resolved file's content (atomic: a temp file, fsync, rename, fsync of the
+/// directory), for a path the sandbox resolved: with its checked directory handle
 /// (SPEC 23.5) the temp file is created in that directory and renamed over the name there, so a
 /// directory swapped for a link since the check cannot redirect the write; with `--no-sandbox`
-/// (no handle) by path.
+/// (no handle) the same, from a handle on `/`.
 pub fn replace_resolved(
     target: &crate::sandbox::Resolved,
     bytes: &[u8],
     existing: Option<&Metadata>,
     mode: Option<u32>,
 ) -> io::Result<Fingerprint> {
-    match &target.at {
-        Some(at) => replace_at(at, bytes, existing, mode),
-        None => replace_with_mode(&target.real, bytes, existing, mode),
+    match stage_resolved(target, bytes, existing, mode)? {
+        Prepared::Staged(staged) => staged.commit(),
+        Prepared::Written(fp) => Ok(fp),
     }
 }
 
-fn replace_at(
+/// New content made ready: in a temp file beside the target, or (a file with several hard
+/// links, rewritten in place) already written.
+pub enum Prepared {
+    Staged(Staged),
+    Written(Fingerprint),
+}
+
+/// New content in a temp file beside the target, fsynced, waiting for its rename (SPEC 24.7:
+/// the journal entry is saved between the two, so a change whose entry cannot be saved is not
+/// made). Dropped without `commit`, it removes the temp file and the directories it made.
+pub struct Staged {
+    dir: std::os::fd::OwnedFd,
+    tmp: String,
+    name: std::ffi::OsString,
+    made: Vec<std::path::PathBuf>,
+    /// The target's fingerprint once renamed (a rename keeps the size, time and bytes).
+    pub fp: Fingerprint,
+    done: bool,
+}
+
+impl Staged {
+    /// Renames the temp file over the target and makes the rename durable.
+    pub fn commit(mut self) -> io::Result<Fingerprint> {
+        use rustix::fs::{Mode, OFlags};
+        crate::fault::check("rename")?;
+        rustix::fs::renameat(&self.dir, self.tmp.as_str(), &self.dir, &self.name)?;
+        self.done = true;
+        if let Ok(d) = rustix::fs::openat(
+            &self.dir,
+            ".",
+            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+            Mode::empty(),
+        ) {
+            let _ = File::from(d).sync_all();
+        }
+        Ok(self.fp)
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if self.done {
+            return;
+        }
+        // Not committed: the tree is left as it was.
+        let _ = rustix::fs::unlinkat(&self.dir, self.tmp.as_str(), rustix::fs::AtFlags::empty());
+        for d in self.made.iter().rev() {
+            let _ = std::fs::remove_dir(d);
+        }
+    }
+}
+
+/// Prepares new content for `target` (see `Prepared`).
+pub fn stage_resolved(
+    target: &crate::sandbox::Resolved,
+    bytes: &[u8],
+    existing: Option<&Metadata>,
+    mode: Option<u32>,
+) -> io::Result<Prepared> {
+    match &target.at {
+        Some(at) => stage_at(at, bytes, existing, mode),
+        None => {
+            // --no-sandbox: the same steps, from a handle on `/` (which nothing can leave).
+            let root = crate::sandbox::beneath::open_root(Path::new("/"))?;
+            let at = crate::sandbox::beneath::walk(
+                std::os::fd::AsFd::as_fd(&root),
+                Path::new("/"),
+                &target.real,
+                true,
+            )
+            .map_err(|e| match e {
+                crate::sandbox::beneath::Failure::Io(e) => e,
+                crate::sandbox::beneath::Failure::Outside => io::Error::other("outside /"),
+            })?;
+            stage_at(&at, bytes, existing, mode)
+        }
+    }
+}
+
+fn stage_at(
     at: &crate::sandbox::beneath::Walked,
     bytes: &[u8],
     existing: Option<&Metadata>,
     mode: Option<u32>,
-) -> io::Result<Fingerprint> {
+) -> io::Result<Prepared> {
     use rustix::fs::{Mode, OFlags};
     use std::sync::atomic::{AtomicU64, Ordering};
     static SERIAL: AtomicU64 = AtomicU64::new(0);
     let name = at.name.as_os_str();
     if existing.is_some_and(|m| m.nlink() > 1) {
-        // In place (see `replace_with_mode`), opened beneath the checked directory.
-        let fd = rustix::fs::openat(
-            &at.dir,
-            name,
-            OFlags::WRONLY | OFlags::TRUNC | OFlags::NOFOLLOW | OFlags::CLOEXEC,
-            Mode::empty(),
-        )?;
-        let mut f = File::from(fd);
-        f.write_all(bytes)?;
-        if let Some(mode) = mode {
-            f.set_permissions(Permissions::from_mode(mode))?;
-        }
-        f.sync_all()?;
-        return Ok(Fingerprint::of_bytes(bytes, &f.metadata()?));
+        return in_place(at, bytes, mode).map(Prepared::Written);
     }
+    crate::fault::check("stage")?;
     let (dir, made) = at.make_parents()?;
     sweep_temps(&dir);
     let tmp = format!(
@@ -98,51 +129,79 @@ fn replace_at(
         std::process::id(),
         SERIAL.fetch_add(1, Ordering::Relaxed)
     );
-    let result = (|| {
-        let fd = rustix::fs::openat(
-            &dir,
-            tmp.as_str(),
-            OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::CLOEXEC,
-            Mode::from_raw_mode(0o666),
-        )?;
-        let mut f = File::from(fd);
-        // Held while the temp file exists, so the sweep below never takes a live writer's.
-        let _ = f.try_lock();
-        let written = (|| {
-            f.write_all(bytes)?;
-            if let Some(meta) = existing {
-                f.set_permissions(Permissions::from_mode(meta.mode() & 0o7777))?;
-                let _ = std::os::unix::fs::fchown(&f, Some(meta.uid()), Some(meta.gid()));
-                let _ = f.set_permissions(Permissions::from_mode(meta.mode() & 0o7777));
+    let fd = match rustix::fs::openat(
+        &dir,
+        tmp.as_str(),
+        OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::CLOEXEC,
+        Mode::from_raw_mode(0o666),
+    ) {
+        Ok(fd) => fd,
+        Err(e) => {
+            for d in made.iter().rev() {
+                let _ = std::fs::remove_dir(d);
             }
-            if let Some(mode) = mode {
-                f.set_permissions(Permissions::from_mode(mode))?;
-            }
-            f.sync_all()?;
-            rustix::fs::renameat(&dir, tmp.as_str(), &dir, name)?;
-            Ok::<_, io::Error>(())
-        })();
-        if written.is_err() {
-            let _ = rustix::fs::unlinkat(&dir, tmp.as_str(), rustix::fs::AtFlags::empty());
+            return Err(e.into());
         }
-        written?;
-        if let Ok(d) = rustix::fs::openat(
-            &dir,
-            ".",
-            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
-            Mode::empty(),
-        ) {
-            let _ = File::from(d).sync_all();
-        }
-        Ok(Fingerprint::of_bytes(bytes, &f.metadata()?))
-    })();
-    if result.is_err() {
-        // A failed write leaves the tree as it was: remove the directories it made.
-        for d in made.iter().rev() {
-            let _ = std::fs::remove_dir(d);
+    };
+    let mut staged = Staged {
+        dir,
+        tmp,
+        name: name.to_os_string(),
+        made,
+        fp: Fingerprint::default(),
+        done: false,
+    };
+    let mut f = File::from(fd);
+    // Held while the temp file exists, so a sweep never takes a live writer's.
+    let _ = f.try_lock();
+    f.write_all(bytes)?;
+    if let Some(meta) = existing {
+        f.set_permissions(Permissions::from_mode(meta.mode() & 0o7777))?;
+        let _ = std::os::unix::fs::fchown(&f, Some(meta.uid()), Some(meta.gid()));
+        let _ = f.set_permissions(Permissions::from_mode(meta.mode() & 0o7777));
+    }
+    if let Some(mode) = mode {
+        f.set_permissions(Permissions::from_mode(mode))?;
+    }
+    crate::fault::check("fsync")?;
+    f.sync_all()?;
+    staged.fp = Fingerprint::of_bytes(bytes, &f.metadata()?);
+    Ok(Prepared::Staged(staged))
+}
+
+/// A file with several hard links is rewritten in place (a rename would split it from its
+/// other names). The room for the new content is reserved first (`fallocate`, keeping the
+/// size), so a full disk fails before a byte of the file changes (SPEC 23.8); then it is
+/// overwritten from the start and cut to the new length.
+fn in_place(
+    at: &crate::sandbox::beneath::Walked,
+    bytes: &[u8],
+    mode: Option<u32>,
+) -> io::Result<Fingerprint> {
+    use rustix::fs::{FallocateFlags, Mode, OFlags};
+    let fd = rustix::fs::openat(
+        &at.dir,
+        at.name.as_os_str(),
+        OFlags::WRONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+        Mode::empty(),
+    )?;
+    let mut f = File::from(fd);
+    crate::fault::check("stage")?;
+    if !bytes.is_empty() {
+        match rustix::fs::fallocate(&f, FallocateFlags::KEEP_SIZE, 0, bytes.len() as u64) {
+            // A file system without fallocate: written as before, without the reservation.
+            Err(e) if e == rustix::io::Errno::OPNOTSUPP || e == rustix::io::Errno::NOSYS => {}
+            r => r?,
         }
     }
-    result
+    f.write_all(bytes)?;
+    f.set_len(bytes.len() as u64)?;
+    if let Some(mode) = mode {
+        f.set_permissions(Permissions::from_mode(mode))?;
+    }
+    crate::fault::check("fsync")?;
+    f.sync_all()?;
+    Ok(Fingerprint::of_bytes(bytes, &f.metadata()?))
 }
 
 /// Temp files older than this may be a dead writer's; younger ones are never looked at, so a
@@ -237,58 +296,6 @@ pub fn remove_resolved(target: &crate::sandbox::Resolved) -> io::Result<()> {
         )?),
         None => std::fs::remove_file(&target.real),
     }
-}
-
-/// Creates `dir` and its missing ancestors; returns the ones it made, outermost first.
-fn create_parents(dir: &Path) -> io::Result<Vec<std::path::PathBuf>> {
-    let mut missing = Vec::new();
-    let mut d = Some(dir);
-    while let Some(p) = d {
-        if p.exists() {
-            break;
-        }
-        missing.push(p.to_path_buf());
-        d = p.parent();
-    }
-    missing.reverse();
-    std::fs::create_dir_all(dir)?;
-    Ok(missing)
-}
-
-fn write_via_temp(
-    real: &Path,
-    dir: &Path,
-    bytes: &[u8],
-    existing: Option<&Metadata>,
-    mode: Option<u32>,
-) -> io::Result<Fingerprint> {
-    let name = real
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    // 0o666 goes through the umask, as a new file made by any other program would.
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".loopr-tmp")
-        .permissions(Permissions::from_mode(0o666))
-        .tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
-    if let Some(meta) = existing {
-        let f = tmp.as_file();
-        f.set_permissions(Permissions::from_mode(meta.mode() & 0o7777))?;
-        // Keep the owner when we may (root rewriting someone's file); otherwise it is ours.
-        let _ = std::os::unix::fs::fchown(f, Some(meta.uid()), Some(meta.gid()));
-        // chown may clear setuid/setgid bits: set the mode once more.
-        let _ = f.set_permissions(Permissions::from_mode(meta.mode() & 0o7777));
-    }
-    if let Some(mode) = mode {
-        tmp.as_file()
-            .set_permissions(Permissions::from_mode(mode))?;
-    }
-    tmp.as_file().sync_all()?;
-    let file = tmp.persist(real).map_err(|e| e.error)?;
-    sync_dir(dir);
-    Ok(Fingerprint::of_bytes(bytes, &file.metadata()?))
 }
 
 pub fn sync_dir(dir: &Path) {
@@ -458,6 +465,15 @@ pub fn count_file_lines(path: &Path) -> io::Result<u64> {
 mod tests {
     use super::*;
 
+    fn replace(real: &Path, bytes: &[u8], existing: Option<&Metadata>) {
+        let target = crate::sandbox::Resolved {
+            real: real.to_path_buf(),
+            shown: String::new(),
+            at: None,
+        };
+        replace_resolved(&target, bytes, existing, None).unwrap();
+    }
+
     #[test]
     fn hard_links_share_the_new_content() {
         let t = tempfile::tempdir().unwrap();
@@ -465,7 +481,7 @@ mod tests {
         std::fs::write(&a, "old").unwrap();
         std::fs::hard_link(&a, t.path().join("b")).unwrap();
         let meta = std::fs::metadata(&a).unwrap();
-        replace(&a, b"new", Some(&meta)).unwrap();
+        replace(&a, b"new", Some(&meta));
         assert_eq!(std::fs::read(t.path().join("b")).unwrap(), b"new");
     }
 
@@ -476,7 +492,7 @@ mod tests {
         std::fs::write(&a, "old").unwrap();
         std::fs::set_permissions(&a, Permissions::from_mode(0o751)).unwrap();
         let meta = std::fs::metadata(&a).unwrap();
-        replace(&a, b"new", Some(&meta)).unwrap();
+        replace(&a, b"new", Some(&meta));
         assert_eq!(std::fs::metadata(&a).unwrap().mode() & 0o7777, 0o751);
         assert_eq!(std::fs::read_dir(t.path()).unwrap().count(), 1);
     }

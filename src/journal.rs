@@ -11,7 +11,7 @@
 //! made, the previous content is written as a copy.
 
 use crate::context::Ctx;
-use crate::error::Result;
+use crate::error::{Result, ToolError};
 use crate::reads::Fingerprint;
 use crate::state::StateLock;
 use serde::{Deserialize, Serialize};
@@ -213,7 +213,7 @@ pub fn push(
     before: Before,
     op: Option<Op>,
     after: Fingerprint,
-) -> Result<bool> {
+) -> Result<(u64, bool)> {
     let mut journal: Journal = lock.load(FILE)?;
     let id = journal.next_id.max(1);
     journal.next_id = id + 1;
@@ -263,8 +263,21 @@ pub fn push(
     for old in journal.entries.drain(..excess) {
         discard(lock.dir(), &old);
     }
+    crate::fault::check("journal").map_err(|e| ToolError::state(&e, &lock.dir().join(FILE)))?;
     lock.save(FILE, &journal, true)?;
-    Ok(undoable)
+    Ok((id, undoable))
+}
+
+/// Takes entry `id` back out (its change did not land), with what it kept.
+pub fn pop(lock: &StateLock, id: u64) -> Result<()> {
+    let mut journal: Journal = lock.load(FILE)?;
+    let Some(i) = journal.entries.iter().rposition(|e| e.id == id) else {
+        return Ok(());
+    };
+    let entry = journal.entries.remove(i);
+    lock.save(FILE, &journal, true)?;
+    discard(lock.dir(), &entry);
+    Ok(())
 }
 
 /// Removes what an entry kept (its blob, its trash) once undo can no longer need it.

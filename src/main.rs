@@ -14,7 +14,10 @@ mod control;
 mod dispatch;
 mod envelope;
 mod error;
+mod fault;
 mod fsx;
+#[cfg(test)]
+mod fuzz;
 mod generate;
 mod input;
 mod integration;

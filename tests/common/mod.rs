@@ -306,7 +306,7 @@ impl Env {
 /// Holds a lock file through util-linux `flock` (flock(2), the lock std's `File::lock` takes),
 /// in a process group of its own, until killed. SIGKILLed on drop, so a failing test leaves
 /// nothing behind.
-pub struct LockHolder(Option<std::process::Child>);
+pub struct LockHolder(Option<std::process::Child>, PathBuf);
 
 impl LockHolder {
     pub fn hold(lock: &Path) -> LockHolder {
@@ -326,10 +326,12 @@ impl LockHolder {
             .read_line(&mut line)
             .unwrap();
         assert_eq!(line, "locked\n", "flock took the lock");
-        LockHolder(Some(child))
+        LockHolder(Some(child), lock.to_path_buf())
     }
 
-    /// SIGKILL to the whole group: flock and its sleep both hold the lock's descriptor.
+    /// SIGKILL to the whole group: flock and its sleep both hold the lock's descriptor. Returns
+    /// once the lock is free: the sleep (not our child, so not waited for) may still be exiting
+    /// when flock is reaped — a CI run once saw the lock still held.
     pub fn kill(&mut self) {
         if let Some(mut child) = self.0.take() {
             let group = format!("-{}", child.id());
@@ -337,6 +339,13 @@ impl LockHolder {
                 .args(["-KILL", "--", &group])
                 .status();
             let _ = child.wait();
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+            while std::time::Instant::now() < deadline {
+                match std::fs::File::open(&self.1).map(|f| f.try_lock().is_ok()) {
+                    Ok(false) => std::thread::sleep(std::time::Duration::from_millis(5)),
+                    _ => break,
+                }
+            }
         }
     }
 }

