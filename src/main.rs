@@ -25,6 +25,7 @@ mod state;
 mod text;
 mod tool;
 mod tools;
+mod web;
 
 use envelope::{Envelope, Format};
 use error::ToolError;
