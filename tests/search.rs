@@ -345,7 +345,7 @@ fn tavily_is_asked_as_documented() {
     out.assert_ok();
     assert_eq!(
         out.output(),
-        "1. Tokio & async\n   https://tokio.rs/tokio/tutorial\n   Tokio is an asynchronous runtime for the Rust programming language. It provides the building blocks needed for writing network applications.\n\
+        "1. Tokio & async\n   https://tokio.rs/tokio/tutorial\n   Tokio is an asynchronous runtime for the Rust programming language. It provides the building blocks needed for writing network applications.\n\n\
 (1 result outside the domain filters dropped)\n"
     );
     assert_eq!(out.data()["provider"], "tavily");
@@ -437,7 +437,7 @@ fn domain_filters_go_to_the_provider_and_are_applied_to_what_comes_back() {
     );
     assert!(
         out.output()
-            .ends_with("\n(4 results outside the domain filters dropped)\n"),
+            .ends_with("derive.\n\n(4 results outside the domain filters dropped)\n"),
         "{}",
         out.output()
     );
@@ -575,5 +575,65 @@ fn other_agents_names_reach_search() {
     assert_eq!(
         out.stdout,
         "1. Overview · Serde\n   https://serde.rs/\n   Serde is a framework for serializing and deserializing Rust data structures efficiently & generically. It's used by \"most\" crates.\n"
+    );
+}
+
+#[test]
+fn gzip_and_legacy_charsets_are_decoded_as_fetch_decodes_them() {
+    use std::io::Write;
+    let env = Env::new();
+    let json = brave_json(json!([brave_result(
+        "Crème brûlée",
+        "https://recipes.example/creme",
+        "Caramelised <strong>sugar</strong>"
+    )]));
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(json.as_bytes()).unwrap();
+    let gz = gz.finish().unwrap();
+    // DuckDuckGo's page in windows-1252, declared in the header: é is one byte, 0xe9.
+    let page: Vec<u8> = {
+        let mut p = b"<!DOCTYPE html><html><body><div id=\"links\"><div class=\"result\"><h2><a class=\"result__a\" href=\"//duckduckgo.com/l/?uddg=https%3A%2F%2Fcafe.example%2F\">Caf".to_vec();
+        p.push(0xe9);
+        p.extend_from_slice(b"</a></h2><a class=\"result__snippet\">d");
+        p.push(0xe9);
+        p.extend_from_slice(b"j");
+        p.push(0xe0);
+        p.extend_from_slice(b" vu</a></div></div></body></html>");
+        p
+    };
+    let s = Server::start(move |r| match r.path.split('?').next().unwrap() {
+        "/res/v1/web/search" => server::Reply::Send {
+            status: 200,
+            headers: vec![
+                ("Content-Type".into(), "application/json".into()),
+                ("Content-Encoding".into(), "gzip".into()),
+            ],
+            body: gz.clone(),
+            framed: true,
+        },
+        _ => reply(200, "text/html; charset=windows-1252", page.clone()),
+    });
+    let out = search(
+        &env,
+        &[
+            ("BRAVE_API_KEY", "k"),
+            ("LOOPR_SEARCH_ENDPOINT", &s.url("")),
+        ],
+        json!({"query": "creme"}),
+    );
+    out.assert_ok();
+    assert_eq!(
+        out.output(),
+        "1. Crème brûlée\n   https://recipes.example/creme\n   Caramelised sugar\n"
+    );
+    let out = search(
+        &env,
+        &[("LOOPR_SEARCH_ENDPOINT", &s.url(""))],
+        json!({"query": "cafe"}),
+    );
+    out.assert_ok();
+    assert_eq!(
+        out.output(),
+        "1. Café\n   https://cafe.example/\n   déjà vu\n"
     );
 }

@@ -459,7 +459,7 @@ fn render(query: &str, a: &Answer, allowed: &[String], blocked: &[String]) -> St
         (k < total).then(|| "(output truncated: ask for fewer max_results)".to_string())
     });
     if shown == total && !filters.is_empty() {
-        out.push_str(&format!("{}\n", filters.trim_start()));
+        out.push_str(&format!("\n{}\n", filters.trim_start()));
     }
     out
 }
