@@ -47,6 +47,7 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search file contents with a regex (ripgrep''s engine)')
             [CompletionResult]::new('tree', 'tree', [CompletionResultType]::ParameterValue, 'Show a directory tree')
             [CompletionResult]::new('fetch', 'fetch', [CompletionResultType]::ParameterValue, 'Fetch a web page as clean Markdown (http/https, public hosts only)')
+            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search the web (DuckDuckGo by default; Brave, Tavily or SearXNG when configured)')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run a shell command (timeout, clean capped output, background jobs)')
             [CompletionResult]::new('jobs', 'jobs', [CompletionResultType]::ParameterValue, 'List, page, wait for and kill the session''s runs')
             [CompletionResult]::new('todo', 'todo', [CompletionResultType]::ParameterValue, 'Keep this session''s todo list (TodoWrite-style or step by step)')
@@ -315,6 +316,25 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'loopr-tool;search' {
+            [CompletionResult]::new('--query', '--query', [CompletionResultType]::ParameterName, 'What to search for, as you would type it into a search engine. [required]')
+            [CompletionResult]::new('--max-results', '--max-results', [CompletionResultType]::ParameterName, 'How many results to return (1 to 20). [default: 5]')
+            [CompletionResult]::new('--allowed-domains', '--allowed-domains', [CompletionResultType]::ParameterName, 'Keep only results from these domains (a subdomain counts: `docs.rs` keeps `www.docs.rs`).')
+            [CompletionResult]::new('--blocked-domains', '--blocked-domains', [CompletionResultType]::ParameterName, 'Drop results from these domains (and their subdomains).')
+            [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'Time limit for the provider''s answer, in milliseconds (at most 120000). [default: 15000]')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]')
+            [CompletionResult]::new('--no-sandbox', '--no-sandbox', [CompletionResultType]::ParameterName, 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]')
+            [CompletionResult]::new('--no-read-check', '--no-read-check', [CompletionResultType]::ParameterName, 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]')
+            [CompletionResult]::new('--allow-private', '--allow-private', [CompletionResultType]::ParameterName, 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]')
+            [CompletionResult]::new('--allow-dangerous', '--allow-dangerous', [CompletionResultType]::ParameterName, 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the JSON')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'loopr-tool;run' {
             [CompletionResult]::new('--command', '--command', [CompletionResultType]::ParameterName, 'The command, run by `bash -c` (or `sh -c` where there is no bash). [required]')
             [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'Milliseconds before the command and everything it started are ended (SIGTERM, then SIGKILL after 2 s). A background job has no time limit unless this is given. [default: 120000]')
@@ -490,6 +510,7 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search file contents with a regex (ripgrep''s engine)')
             [CompletionResult]::new('tree', 'tree', [CompletionResultType]::ParameterValue, 'Show a directory tree')
             [CompletionResult]::new('fetch', 'fetch', [CompletionResultType]::ParameterValue, 'Fetch a web page as clean Markdown (http/https, public hosts only)')
+            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search the web (DuckDuckGo by default; Brave, Tavily or SearXNG when configured)')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run a shell command (timeout, clean capped output, background jobs)')
             [CompletionResult]::new('jobs', 'jobs', [CompletionResultType]::ParameterValue, 'List, page, wait for and kill the session''s runs')
             [CompletionResult]::new('todo', 'todo', [CompletionResultType]::ParameterValue, 'Keep this session''s todo list (TodoWrite-style or step by step)')
@@ -536,6 +557,9 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             break
         }
         'loopr-tool;help;fetch' {
+            break
+        }
+        'loopr-tool;help;search' {
             break
         }
         'loopr-tool;help;run' {

@@ -64,6 +64,9 @@ _loopr__tool() {
             loopr__tool,schema)
                 cmd="loopr__tool__subcmd__schema"
                 ;;
+            loopr__tool,search)
+                cmd="loopr__tool__subcmd__search"
+                ;;
             loopr__tool,session)
                 cmd="loopr__tool__subcmd__session"
                 ;;
@@ -130,6 +133,9 @@ _loopr__tool() {
             loopr__tool__subcmd__help,schema)
                 cmd="loopr__tool__subcmd__help__subcmd__schema"
                 ;;
+            loopr__tool__subcmd__help,search)
+                cmd="loopr__tool__subcmd__help__subcmd__search"
+                ;;
             loopr__tool__subcmd__help,session)
                 cmd="loopr__tool__subcmd__help__subcmd__session"
                 ;;
@@ -155,7 +161,7 @@ _loopr__tool() {
 
     case "${cmd}" in
         loopr__tool)
-            opts="-h -V --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --sandbox --format --pretty --help --version read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help"
+            opts="-h -V --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --sandbox --format --pretty --help --version read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -523,7 +529,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__help)
-            opts="read write edit move delete mkdir notebook_edit stat glob grep tree fetch run jobs todo session undo schema call batch mcp help"
+            opts="read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -747,6 +753,20 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__help__subcmd__schema)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        loopr__subcmd__tool__subcmd__help__subcmd__search)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1187,6 +1207,56 @@ _loopr__tool() {
             case "${prev}" in
                 --for)
                     COMPREPLY=($(compgen -W "anthropic openai openai-responses mcp" -- "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "json text" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        loopr__subcmd__tool__subcmd__search)
+            opts="-h --query --max-results --allowed-domains --blocked-domains --timeout-ms --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-results)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allowed-domains)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --blocked-domains)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout-ms)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --root)

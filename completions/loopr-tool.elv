@@ -44,6 +44,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand grep 'Search file contents with a regex (ripgrep''s engine)'
             cand tree 'Show a directory tree'
             cand fetch 'Fetch a web page as clean Markdown (http/https, public hosts only)'
+            cand search 'Search the web (DuckDuckGo by default; Brave, Tavily or SearXNG when configured)'
             cand run 'Run a shell command (timeout, clean capped output, background jobs)'
             cand jobs 'List, page, wait for and kill the session''s runs'
             cand todo 'Keep this session''s todo list (TodoWrite-style or step by step)'
@@ -299,6 +300,24 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'loopr-tool;search'= {
+            cand --query 'What to search for, as you would type it into a search engine. [required]'
+            cand --max-results 'How many results to return (1 to 20). [default: 5]'
+            cand --allowed-domains 'Keep only results from these domains (a subdomain counts: `docs.rs` keeps `www.docs.rs`).'
+            cand --blocked-domains 'Drop results from these domains (and their subdomains).'
+            cand --timeout-ms 'Time limit for the provider''s answer, in milliseconds (at most 120000). [default: 15000]'
+            cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
+            cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
+            cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
+            cand --format 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]'
+            cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+            cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+            cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+            cand --allow-dangerous 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+            cand --pretty 'Indent the JSON'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'loopr-tool;run'= {
             cand --command 'The command, run by `bash -c` (or `sh -c` where there is no bash). [required]'
             cand --timeout-ms 'Milliseconds before the command and everything it started are ended (SIGTERM, then SIGKILL after 2 s). A background job has no time limit unless this is given. [default: 120000]'
@@ -465,6 +484,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand grep 'Search file contents with a regex (ripgrep''s engine)'
             cand tree 'Show a directory tree'
             cand fetch 'Fetch a web page as clean Markdown (http/https, public hosts only)'
+            cand search 'Search the web (DuckDuckGo by default; Brave, Tavily or SearXNG when configured)'
             cand run 'Run a shell command (timeout, clean capped output, background jobs)'
             cand jobs 'List, page, wait for and kill the session''s runs'
             cand todo 'Keep this session''s todo list (TodoWrite-style or step by step)'
@@ -499,6 +519,8 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
         &'loopr-tool;help;tree'= {
         }
         &'loopr-tool;help;fetch'= {
+        }
+        &'loopr-tool;help;search'= {
         }
         &'loopr-tool;help;run'= {
         }

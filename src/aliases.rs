@@ -144,6 +144,29 @@ pub static ALIASES: &[Alias] = &[
         fixed: &[],
         ignored: &[PROMPT],
     },
+    // Claude Code's WebSearch (`query`, `allowed_domains`, `blocked_domains`), seed 002's
+    // `web_search` and Gemini CLI's `google_web_search` (`query`): our fields (SPEC §21).
+    Alias {
+        name: "WebSearch",
+        tool: "search",
+        renames: &[],
+        fixed: &[],
+        ignored: &[],
+    },
+    Alias {
+        name: "web_search",
+        tool: "search",
+        renames: &[],
+        fixed: &[],
+        ignored: &[],
+    },
+    Alias {
+        name: "google_web_search",
+        tool: "search",
+        renames: &[],
+        fixed: &[],
+        ignored: &[],
+    },
     Alias {
         name: "TodoWrite",
         tool: "todo",
@@ -353,6 +376,7 @@ mod tests {
             "grep",
             "tree",
             "fetch",
+            "search",
             "todo",
             "run",
             "jobs",

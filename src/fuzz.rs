@@ -244,3 +244,15 @@ fn fuzz_mcp_frames() {
         }
     });
 }
+
+/// fetch's URL and address policy: any text parsed as a URL, then judged (never a panic; a
+/// private address never passes).
+#[test]
+fn fuzz_url_policy() {
+    fuzz("url_policy", |bytes| {
+        let text = String::from_utf8_lossy(bytes);
+        if let Ok(url) = url::Url::parse(&text) {
+            let _ = crate::web::policy::check_url(&url, false);
+        }
+    });
+}

@@ -29,6 +29,7 @@ mod text;
 mod tool;
 mod tools;
 mod walk;
+mod web;
 
 use envelope::{Envelope, Format};
 use error::ToolError;

@@ -72,6 +72,11 @@ fn the_official_python_sdk_lists_and_calls_every_tool() {
         "# Sample page\n\nServed by the test.\n"
     );
     assert_eq!(calls["fetch"]["structured"]["title"], "Sample");
+    assert_eq!(
+        calls["search"]["text"],
+        "1. Sample result\n   https://docs.example/sample\n   Found by the test.\n"
+    );
+    assert_eq!(calls["search"]["structured"]["provider"], "searxng");
     assert_eq!(calls["write"]["structured"]["created"], true);
     assert_eq!(calls["stat"]["structured"]["lines"], 2);
     assert_eq!(calls["delete"]["structured"]["directories"], 2);

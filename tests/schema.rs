@@ -78,6 +78,11 @@ fn samples() -> Vec<(&'static str, Value, Value)> {
             json!({"url": "http://127.0.0.1:9/", "mode": "pdf"}),
         ),
         (
+            "search",
+            json!({"query": "serde flatten", "max_results": 3, "allowed_domains": ["docs.rs"]}),
+            json!({"query": "serde flatten", "max_results": "three"}),
+        ),
+        (
             "run",
             json!({"command": "true", "env": {"A": "1"}, "timeout_ms": 5000}),
             json!({"command": "true", "env": {"A": 1}}),

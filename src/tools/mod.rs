@@ -14,6 +14,7 @@ pub mod move_file;
 pub mod notebook_edit;
 pub mod read;
 pub mod run;
+pub mod search;
 pub mod session;
 pub mod stat;
 pub mod todo;
@@ -34,6 +35,7 @@ pub static TOOLS: &[&dyn DynTool] = &[
     &grep::Grep,
     &tree::Tree,
     &fetch::Fetch,
+    &search::Search,
     &run::Run,
     &jobs::Jobs,
     &todo::Todo,

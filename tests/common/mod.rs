@@ -153,6 +153,11 @@ impl Env {
             "LOOPR_DEBUG_PANIC",
             "LOOPR_MCP_STRUCTURED",
             "XDG_STATE_HOME",
+            "LOOPR_SEARCH_PROVIDER",
+            "LOOPR_SEARCH_ENDPOINT",
+            "BRAVE_API_KEY",
+            "TAVILY_API_KEY",
+            "SEARXNG_URL",
         ] {
             c.env_remove(var);
         }

@@ -1,4 +1,4 @@
-//! A tiny HTTP/1.1 server for the fetch tests, on loopback (or, inside a network namespace a
+//! A tiny HTTP/1.1 server for the fetch and search tests, on loopback (or, inside a network namespace a
 //! test made, on the addresses given to its `lo`). One thread per connection, one request per
 //! connection. It records every connection it accepts, so a test can prove that a blocked
 //! fetch never connected. It stops when dropped, and in any case after two minutes.
@@ -15,10 +15,13 @@ const LIFETIME: Duration = Duration::from_secs(120);
 
 #[derive(Debug, Clone)]
 pub struct Req {
+    pub method: String,
     pub path: String,
     pub headers: Vec<(String, String)>,
     /// The address the connection came in on (which of `lo`'s addresses, in a namespace).
     pub local: SocketAddr,
+    /// The request body (Content-Length framed), as sent.
+    pub body: Vec<u8>,
 }
 
 impl Req {
@@ -215,17 +218,36 @@ fn read_request(stream: &mut TcpStream) -> Option<Req> {
             return None;
         }
     }
-    let text = String::from_utf8_lossy(&buf).into_owned();
+    let end = buf.windows(4).position(|w| w == b"\r\n\r\n")? + 4;
+    let text = String::from_utf8_lossy(&buf[..end]).into_owned();
     let mut lines = text.split("\r\n");
-    let path = lines.next()?.split(' ').nth(1)?.to_string();
-    let headers = lines
+    let first: Vec<&str> = lines.next()?.split(' ').collect();
+    let (method, path) = (first.first()?.to_string(), first.get(1)?.to_string());
+    let headers: Vec<(String, String)> = lines
         .take_while(|l| !l.is_empty())
         .filter_map(|l| l.split_once(':'))
         .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
         .collect();
+    let length: usize = headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("content-length"))
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap_or(0)
+        .min(1 << 20);
+    let mut body = buf[end..].to_vec();
+    while body.len() < length {
+        let n = stream.read(&mut chunk).ok()?;
+        if n == 0 {
+            break;
+        }
+        body.extend_from_slice(&chunk[..n]);
+    }
+    body.truncate(length);
     Some(Req {
+        method,
         path,
         headers,
         local: stream.local_addr().ok()?,
+        body,
     })
 }

@@ -41,9 +41,17 @@ class Page(http.server.BaseHTTPRequestHandler):
     """The page the fetch sample reads: served here, on loopback, so the test needs no network."""
 
     def do_GET(self):
-        body = b"<html><head><title>Sample</title></head><body><main><h1>Sample page</h1><p>Served by the test.</p></main></body></html>"
+        if self.path.startswith("/search?"):
+            # A SearXNG stand-in for the search sample (its JSON format, SPEC 21).
+            body = json.dumps({"query": "sample", "number_of_results": 1, "results": [
+                {"url": "https://docs.example/sample", "title": "Sample result", "content": "Found by the <b>test</b>.", "engine": "test"}
+            ], "answers": [], "suggestions": [], "unresponsive_engines": []}).encode()
+            content_type = "application/json"
+        else:
+            body = b"<html><head><title>Sample</title></head><body><main><h1>Sample page</h1><p>Served by the test.</p></main></body></html>"
+            content_type = "text/html; charset=utf-8"
         self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
@@ -63,15 +71,19 @@ def dump(model):
 
 
 async def main(binary, root, state):
+    page = local_page()
     params = StdioServerParameters(
         command=binary,
         # --structured: this script also checks the structured results (structuredContent
         # {output, data}); the default, text only, is checked by tests/integration.rs.
         args=["--root", root, "--session", "mcp-client", "mcp", "--structured"],
         # fetch refuses loopback unless allowed; the sample page is on loopback.
-        env={"LOOPR_STATE_DIR": state, "PATH": os.environ.get("PATH", ""), "LOOPR_FETCH_ALLOW_PRIVATE": "1"},
+        # search goes to a SearXNG stand-in on the same local server.
+        env={"LOOPR_STATE_DIR": state, "PATH": os.environ.get("PATH", ""), "LOOPR_FETCH_ALLOW_PRIVATE": "1",
+             "LOOPR_SEARCH_PROVIDER": "searxng", "SEARXNG_URL": page},
     )
-    SAMPLES["fetch"] = {"url": local_page()}
+    SAMPLES["fetch"] = {"url": page}
+    SAMPLES["search"] = {"query": "sample"}
     report = {"calls": {}}
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:

@@ -1,23 +1,24 @@
 //! `fetch` (SPEC §11, 16.7): a web page as clean Markdown for a model, safely.
 //!
-//! Safety lives in `policy` (which addresses may be reached: a pure function) and `http` (the
-//! policy applied to every hop and every resolved address before connecting, no proxies, the
-//! decoded body capped). `decode` decides what a body is and its charset, `convert` turns HTML
-//! into Markdown or text, `cache` keeps raw bodies for 15 minutes. This file ties them together
-//! and pages the result.
+//! Safety lives in the shared web stack (`crate::web`): `policy` (which addresses may be
+//! reached: a pure function) and `http` (the policy applied to every hop and every resolved
+//! address before connecting, no proxies, the decoded body capped); `decode` decides what a
+//! body is and its charset. Here, `convert` turns HTML into Markdown or text, `cache` keeps raw
+//! bodies for 15 minutes, `failure` words what went wrong. This file ties them together and
+//! pages the result.
 
 mod cache;
 mod convert;
-mod decode;
-mod http;
-mod policy;
+mod failure;
 mod text;
 
 use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Code, Result, ToolError};
 use crate::tool::{Hints, Tool};
-use decode::Kind;
+use crate::web::decode::{self, Kind};
+use crate::web::http::{self, Reach, Request};
+use crate::web::policy;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
@@ -64,6 +65,12 @@ pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
 /// How much of an error page is read to quote its start.
 const ERROR_BODY_READ: u64 = 256 * 1024;
 const ERROR_EXCERPT_CHARS: usize = 2_000;
+const USER_AGENT: &str = concat!(
+    "loopr-tool/",
+    env!("CARGO_PKG_VERSION"),
+    " (fetch; a coding agent's web reader)"
+);
+const ACCEPT: &str = "text/html,application/xhtml+xml;q=0.9,text/markdown;q=0.9,text/plain;q=0.8,application/json;q=0.8,application/xml;q=0.7,*/*;q=0.5";
 
 impl Tool for Fetch {
     type Input = Input;
@@ -101,9 +108,9 @@ Only public hosts are reachable: localhost, private networks and cloud metadata 
             // `http://2130706433/` is checked as `http://127.0.0.1/`: say both.
             let given = input.url.trim();
             if given.trim_end_matches('/') == url.as_str().trim_end_matches('/') {
-                http::blocked(&url, &r)
+                failure::blocked(&url, &r)
             } else {
-                http::blocked_as(&format!("{given} (read as {url})"), &url, &r)
+                failure::blocked_as(&format!("{given} (read as {url})"), &url, &r)
             }
         })?;
 
@@ -205,7 +212,11 @@ fn download(
     timeout_ms: u64,
     control: &crate::control::Control,
 ) -> Result<cache::Entry> {
-    let mut r = http::open(url, allow_private, timeout_ms)?;
+    let fail = |f| failure::to_error(f, url, timeout_ms);
+    let req = Request::get(url.clone())
+        .header("User-Agent", USER_AGENT)
+        .header("Accept", ACCEPT);
+    let mut r = http::open(req, Reach::Guarded { allow_private }, timeout_ms).map_err(fail)?;
     if r.status >= 400 {
         return Err(http_error(&mut r));
     }
@@ -219,7 +230,7 @@ fn download(
             return Err(unsupported(&r.url, &essence));
         }
     }
-    let body = r.read_body(http::BODY_LIMIT, control)?;
+    let body = r.read_body(http::BODY_LIMIT, control).map_err(fail)?;
     let entry = cache::Entry {
         url: r.url.to_string(),
         status: r.status,
