@@ -167,3 +167,46 @@ echo "FILES:$(ls -A {mnt} | tr '\n' ' ')""#,
         "{text}"
     );
 }
+
+/// For real: a read-only bind mount (EROFS) in a private namespace. The write fails with
+/// `io_error` and errno EROFS, the file is whole, and nothing is left beside it.
+#[test]
+fn a_read_only_mount_refuses_the_write_and_leaves_the_file_whole() {
+    let probe = std::process::Command::new("unshare")
+        .args(["-rm", "true"])
+        .status();
+    if !probe.is_ok_and(|s| s.success()) {
+        eprintln!("no unprivileged mount namespace here: skipping the read-only mount test");
+        return;
+    }
+    let env = Env::new();
+    let dir = env.dir.path().join("ro");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::write(dir.join("a.txt"), "old line\n").unwrap();
+    let script = format!(
+        r#"set -e
+export LOOPR_STATE_DIR={state}
+{bin} --root {dir} read a.txt > /dev/null
+mount --bind {dir} {dir}
+mount -o remount,bind,ro {dir}
+printf '%s' '{{"path":"a.txt","content":"new"}}' | {bin} --root {dir} write || true
+echo
+echo "CONTENT:$(cat {dir}/a.txt)"
+echo "FILES:$(ls -A {dir} | tr '\n' ' ')""#,
+        state = env.dir.path().join("state").display(),
+        bin = common::bin().display(),
+        dir = dir.display(),
+    );
+    let out = std::process::Command::new("unshare")
+        .args(["-rm", "sh", "-c", &script])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("\"errno\":\"EROFS\""),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("CONTENT:old line"), "{text}");
+    assert!(text.trim_end().ends_with("FILES:a.txt"), "{text}");
+}
