@@ -210,3 +210,66 @@ echo "FILES:$(ls -A {dir} | tr '\n' ' ')""#,
     assert!(text.contains("CONTENT:old line"), "{text}");
     assert!(text.trim_end().ends_with("FILES:a.txt"), "{text}");
 }
+
+/// EACCES as an unprivileged user (SPEC 24.7: setpriv, never as root): a file in a directory
+/// that user may not write is refused with `permission_denied`, the file whole, nothing left
+/// beside it. Runs only where the test runs as root and setpriv exists (it needs to switch).
+#[test]
+fn a_directory_the_user_may_not_write_refuses_the_write_cleanly() {
+    let is_root = std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout == b"0\n");
+    let have_setpriv = std::process::Command::new("setpriv")
+        .arg("--version")
+        .output()
+        .is_ok();
+    if !is_root || !have_setpriv {
+        eprintln!("not root or no setpriv: skipping the EACCES test");
+        return;
+    }
+    let env = Env::new();
+    let (dir, state) = (env.dir.path().join("locked"), env.dir.path().join("state"));
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::create_dir(&state).unwrap();
+    std::fs::write(dir.join("a.txt"), "old line\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    // Readable by everyone, writable by no one but root; the state dir is nobody's own.
+    for p in [env.dir.path(), dir.as_path()] {
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    std::fs::set_permissions(dir.join("a.txt"), std::fs::Permissions::from_mode(0o644)).unwrap();
+    std::process::Command::new("chown")
+        .args(["65534:65534"])
+        .arg(&state)
+        .status()
+        .unwrap();
+    let as_nobody = |tool: &str, input: &str| {
+        let mut c = std::process::Command::new("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+            .arg(common::bin())
+            .args(["--root"])
+            .arg(&dir)
+            .arg(tool)
+            .env("LOOPR_STATE_DIR", &state)
+            .env("HOME", &state)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped());
+        let mut child = c.spawn().unwrap();
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    assert_eq!(as_nobody("read", r#"{"path":"a.txt"}"#)["ok"], true);
+    let out = as_nobody("write", r#"{"path":"a.txt","content":"new"}"#);
+    assert_eq!(out["error"]["code"], "permission_denied", "{out}");
+    assert_eq!(std::fs::read(dir.join("a.txt")).unwrap(), b"old line\n");
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert_eq!(left.len(), 1, "something was left beside the file");
+}
