@@ -45,6 +45,8 @@ pub struct Base {
     pub meta: std::fs::Metadata,
     /// The state dir when it lies below the base: the walk never enters it (SPEC 23.6).
     pub skip: Option<PathBuf>,
+    /// The catalog's denied paths: skipped silently, as if absent (SPEC 19.2).
+    pub deny: Option<Arc<crate::sandbox::rules::Rules>>,
 }
 
 /// Resolves `path` (default the root) inside the sandbox and checks that it exists.
@@ -57,6 +59,7 @@ pub fn base(ctx: &Ctx, given: Option<&str>) -> Result<Base> {
         shown,
         meta,
         skip,
+        deny: ctx.rules_shared(),
     })
 }
 
@@ -111,6 +114,7 @@ impl Base {
 pub fn builder(base: &Base, o: &Options) -> WalkBuilder {
     let mut b = WalkBuilder::new(&base.real);
     let skip = base.skip.clone();
+    let deny = base.deny.clone();
     let honour = !o.no_ignore;
     b.follow_links(false)
         // Without this, .gitignore only counts inside a git repository (rg --no-require-git).
@@ -137,6 +141,12 @@ pub fn builder(base: &Base, o: &Options) -> WalkBuilder {
         let name = e.file_name();
         if name == ".git" || skip.as_deref() == Some(e.path()) {
             return false;
+        }
+        if let Some(rules) = &deny {
+            let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+            if rules.judge(e.path(), is_dir) == crate::sandbox::rules::Verdict::Denied {
+                return false;
+            }
         }
         match &manual_hidden {
             Some(allow) if name.as_encoded_bytes().first() == Some(&b'.') => allow(name),

@@ -127,6 +127,10 @@ impl Env {
             "LOOPR_DEBUG_PANIC",
             "LOOPR_MCP_STRUCTURED",
             "XDG_STATE_HOME",
+            "XDG_CONFIG_HOME",
+            "LOOPR_CONFIG",
+            "LOOPR_PROFILE",
+            "LOOPR_READ_ONLY",
         ] {
             c.env_remove(var);
         }
