@@ -205,7 +205,15 @@ fn catalog_keys_rename_tools_and_without_a_profile_the_keys_are_the_set() {
     // one whose tool is not offered is disabled.
     with(&env, &file, &["Read", "--file-path", "a.txt"], "").assert_ok();
     with(&env, &file, &["tree"], "").assert_err("tool_disabled");
-    with(&env, &file, &["nonesuch"], "").assert_err("unknown_tool");
+    // On the command line a word that names nothing is a usage error, as before.
+    with(&env, &file, &["nonesuch"], "").assert_err("invalid_input");
+    with(
+        &env,
+        &file,
+        &["call"],
+        r#"{"name": "nonesuch", "input": {}}"#,
+    )
+    .assert_err("unknown_tool");
 }
 
 #[test]
@@ -382,4 +390,399 @@ fn catalog_prints_the_effective_catalog_without_secrets() {
 
 fn example() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/catalog.toml")
+}
+
+#[test]
+fn a_timeout_stops_a_grep_over_a_large_tree_with_what_it_found() {
+    let env = Env::new();
+    let n = 3000;
+    for i in 0..n {
+        env.write_file(&format!("d{}/f{i}.txt", i % 30), "needle\n");
+    }
+    let file = catalog(&env, "[tools.grep]\ntimeout_ms = 3\n");
+    let out = with(&env, &file, &["grep", "needle"], "");
+    out.assert_err("timeout");
+    assert_eq!(out.json["error"]["timeout_ms"], 3);
+    let data = &out.json["data"];
+    assert_eq!(data["truncated"], true, "{}", out.stdout);
+    let found = data["files"].as_array().expect("grep's files so far").len();
+    assert!(found < n, "a partial result: {found} of {n}");
+    // Without the limit the same grep finds them all.
+    let all = env.run(&["grep", "needle", "--head-limit", "0"], "");
+    all.assert_ok();
+    assert_eq!(all.data()["files"].as_array().unwrap().len(), n);
+}
+
+#[test]
+fn max_output_bytes_caps_output_in_bytes_and_marks_it() {
+    let env = Env::new();
+    let text: String = (0..400).map(|i| format!("é line {i}\n")).collect();
+    env.write_file("big.txt", &text);
+    let file = catalog(&env, "[tools.read]\nmax_output_bytes = 300\n");
+    let out = with(&env, &file, &["read", "big.txt"], "");
+    out.assert_ok();
+    assert!(out.output().len() <= 300, "{}", out.output().len());
+    assert!(out.output().ends_with("narrow the call to see the rest]\n"));
+    assert_eq!(out.data()["truncated"], true);
+    // The kept lines are whole.
+    let lines: Vec<&str> = out.output().lines().collect();
+    assert!(
+        lines[..lines.len() - 1]
+            .iter()
+            .all(|l| l.ends_with(|c: char| c.is_ascii_digit()))
+    );
+}
+
+#[test]
+fn denied_and_read_only_paths_hold_through_symlinks_and_walkers_skip_them() {
+    let env = Env::new();
+    env.write_file("secrets/key.txt", "needle hush\n");
+    env.write_file(".env", "needle TOKEN=1\n");
+    env.write_file("vendor/lib.txt", "needle vendored\n");
+    env.write_file("src/a.txt", "needle here\n");
+    std::os::unix::fs::symlink("../secrets/key.txt", env.path("src/link.txt")).unwrap();
+    std::os::unix::fs::symlink("../secrets", env.path("src/dir")).unwrap();
+    std::os::unix::fs::symlink("../vendor", env.path("src/vend")).unwrap();
+    let file = catalog(
+        &env,
+        "[paths]\ndeny = [\".env\", \"secrets/**\"]\nread_only = [\"vendor/**\"]\n",
+    );
+    let run = |args: &[&str], stdin: &str| with(&env, &file, args, stdin);
+    for p in ["secrets/key.txt", "src/link.txt", "src/dir/key.txt", ".env"] {
+        let out = run(&["read", p], "");
+        out.assert_err("path_denied");
+        assert!(
+            !out.stdout.contains("hush") && !out.stdout.contains("TOKEN"),
+            "{p}: {}",
+            out.stdout
+        );
+    }
+    // Writes through a link into a denied or read-only directory are refused too.
+    run(&["write", "src/dir/new.txt", "--content", "x"], "").assert_err("path_denied");
+    assert!(!env.path("secrets/new.txt").exists());
+    run(&["read", "vendor/lib.txt"], "").assert_ok();
+    run(&["write", "vendor/lib.txt", "--content", "x"], "").assert_err("path_denied");
+    run(&["write", "src/vend/new.txt", "--content", "x"], "").assert_err("path_denied");
+    assert!(!env.path("vendor/new.txt").exists());
+    assert_eq!(env.read_file("vendor/lib.txt"), b"needle vendored\n");
+    // Walkers skip denied paths silently, as if absent; read-only ones are listed.
+    let grep = run(&["grep", "needle", "--hidden"], "");
+    grep.assert_ok();
+    let files: Vec<&str> = grep.data()["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap())
+        .collect();
+    assert_eq!(files, ["src/a.txt", "vendor/lib.txt"]);
+    let glob = run(&["glob", "**/*", "--hidden"], "");
+    assert!(
+        !glob.stdout.contains("secrets") && !glob.stdout.contains(".env"),
+        "{}",
+        glob.stdout
+    );
+    let tree = run(&["tree", "--hidden"], "");
+    // (secrets/ itself is not matched by `secrets/**`, and a link shows its own target text.)
+    assert!(
+        !tree.output().contains("── key.txt") && !tree.output().contains(".env"),
+        "{}",
+        tree.output()
+    );
+    // stat gives the denied path an entry with path_denied.
+    let stat = run(&["stat", "secrets/key.txt"], "");
+    assert_eq!(
+        stat.json["data"]["error"]["code"], "path_denied",
+        "{}",
+        stat.stdout
+    );
+}
+
+/// A hook script in the scratch dir (outside the root).
+fn script(env: &Env, name: &str, body: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let p = env.dir.path().join(name);
+    std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    p.to_str().unwrap().to_string()
+}
+
+#[test]
+fn a_pre_hook_blocks_with_exit_2_and_one_that_errors_only_warns() {
+    let env = Env::new();
+    let seen = env.dir.path().join("seen.json");
+    let block = script(
+        &env,
+        "block.sh",
+        &format!(
+            "cat > {}\necho 'no writes to .lock files' >&2\nexit 2",
+            seen.display()
+        ),
+    );
+    let broken = script(&env, "broken.sh", "echo 'policy server down' >&2\nexit 1");
+    let file = catalog(
+        &env,
+        &format!(
+            "[[hooks.pre]]\ntools = [\"write\"]\ncommand = \"{block}\"\n\n[[hooks.pre]]\nmatcher = \"Edit|edit\"\ncommand = \"{broken}\"\n"
+        ),
+    );
+    // Called by Claude Code's name: the hook selects the tool that runs.
+    let out = with(
+        &env,
+        &file,
+        &["call"],
+        r#"{"name": "Write", "input": {"file_path": "x.lock", "content": "1"}}"#,
+    );
+    out.assert_err("blocked_by_hook");
+    assert!(
+        out.json["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("no writes to .lock files")
+    );
+    assert!(!env.path("x.lock").exists());
+    let stdin: Value = serde_json::from_str(&std::fs::read_to_string(&seen).unwrap()).unwrap();
+    assert_eq!(stdin["tool"], "write");
+    assert_eq!(stdin["name"], "Write");
+    assert_eq!(stdin["hook_event_name"], "PreToolUse");
+    assert_eq!(stdin["tool_name"], "Write");
+    assert_eq!(stdin["input"]["file_path"], "x.lock");
+    assert_eq!(stdin["tool_input"], stdin["input"]);
+    assert_eq!(stdin["session"], "default");
+    // An erroring hook is a warning; the call runs.
+    env.write_file("a.txt", "one\n");
+    with(&env, &file, &["read", "a.txt"], "").assert_ok();
+    let out = with(
+        &env,
+        &file,
+        &[
+            "edit",
+            "a.txt",
+            "--old-string",
+            "one",
+            "--new-string",
+            "two",
+        ],
+        "",
+    );
+    out.assert_ok();
+    assert_eq!(env.read_file("a.txt"), b"two\n");
+    let warned = out.data()["warnings"].to_string();
+    assert!(
+        warned.contains("policy server down") && warned.contains("exit 1"),
+        "{warned}"
+    );
+}
+
+#[test]
+fn a_post_hooks_lint_output_reaches_output_and_checks() {
+    let env = Env::new();
+    let lint = script(&env, "lint.sh", "echo \"lint: $* has 1 problem\"\nexit 1");
+    let file = catalog(
+        &env,
+        &format!(
+            "[[hooks.post]]\ntools = [\"write\", \"edit\"]\nfiles = [\"*.py\"]\ncommand = \"{lint} {{paths}}\"\ntimeout_ms = 20000\n"
+        ),
+    );
+    let out = with(
+        &env,
+        &file,
+        &["write", "pkg/my mod.py", "--content", "x = 1\n"],
+        "",
+    );
+    out.assert_ok();
+    let checks = out.data()["checks"].as_array().unwrap();
+    assert_eq!(checks.len(), 1);
+    assert_eq!(checks[0]["exit_code"], 1);
+    assert_eq!(checks[0]["command"], format!("{lint} 'pkg/my mod.py'"));
+    assert!(
+        checks[0]["output"]
+            .as_str()
+            .unwrap()
+            .contains("lint: pkg/my mod.py has 1 problem")
+    );
+    // After the tool's own output, and the change stays.
+    let text = out.output();
+    let wrote = text.find("pkg/my mod.py").unwrap();
+    let linted = text.find("lint: pkg/my mod.py has 1 problem").unwrap();
+    assert!(wrote < linted, "{text}");
+    assert_eq!(env.read_file("pkg/my mod.py"), b"x = 1\n");
+    // A file the hook's `files` do not match runs no hook.
+    let other = with(&env, &file, &["write", "notes.md", "--content", "hi\n"], "");
+    other.assert_ok();
+    assert!(other.data().get("checks").is_none());
+}
+
+#[test]
+fn a_post_hook_that_times_out_says_so_and_the_call_still_succeeds() {
+    let env = Env::new();
+    let slow = script(&env, "slow.sh", "sleep 30");
+    let file = catalog(
+        &env,
+        &format!("[[hooks.post]]\ncommand = \"{slow}\"\ntimeout_ms = 300\n"),
+    );
+    let out = with(&env, &file, &["write", "a.txt", "--content", "x\n"], "");
+    out.assert_ok();
+    let check = &out.data()["checks"][0];
+    assert_eq!(check["exit_code"], Value::Null);
+    assert_eq!(check["timed_out"], true);
+}
+
+#[test]
+fn command_tools_run_their_command_with_args_quoted() {
+    let env = Env::new();
+    let file = catalog(
+        &env,
+        "[tools.hello]\ncommand = \"printf '%s|' hello\"\nlane = \"no-net\"\n[tools.validate]\n[tools.build]\n[tools.run]\nlane = \"no-net\"\n",
+    );
+    let out = with(
+        &env,
+        &file,
+        &["call"],
+        r#"{"name": "hello", "input": {"args": ["a b", "$HOME", "it's"]}}"#,
+    );
+    out.assert_ok();
+    assert_eq!(out.json["tool"], "hello");
+    assert!(
+        out.output().starts_with("hello|a b|$HOME|it's|"),
+        "{}",
+        out.output()
+    );
+    assert_eq!(
+        out.data()["command"],
+        "printf '%s|' hello 'a b' '$HOME' 'it'\\''s'"
+    );
+    // validate without [project] validate, build with nothing to detect: invalid_input saying how.
+    let v = with(&env, &file, &["validate"], "{}");
+    v.assert_err("invalid_input");
+    assert!(
+        v.json["error"]["hint"]
+            .as_str()
+            .unwrap()
+            .contains("[project] validate")
+    );
+    let b = with(&env, &file, &["call"], r#"{"name": "build", "input": {}}"#);
+    b.assert_err("invalid_input");
+    // Detected from the root.
+    env.write_file("Makefile", "all:\n\t@echo built-by-make\n");
+    let b = with(&env, &file, &["call"], r#"{"name": "build", "input": {}}"#);
+    b.assert_ok();
+    assert_eq!(b.data()["command"], "make");
+    assert!(b.output().contains("built-by-make"));
+    // The no-net lane: run may not ask for the network.
+    let r = with(
+        &env,
+        &file,
+        &["call"],
+        r#"{"name": "run", "input": {"command": "true", "network": "inherit"}}"#,
+    );
+    r.assert_invalid("network");
+}
+
+#[test]
+fn the_example_catalog_checks_rust_edits_with_cargo() {
+    let env = Env::new();
+    // A stub cargo first on PATH: fast and harmless, and it says how it was called.
+    let bin = env.dir.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let calls = env.dir.path().join("cargo-calls");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let stub = bin.join("cargo");
+        std::fs::write(
+            &stub,
+            format!("#!/bin/sh\necho \"$*\" >> {}\necho \"src/lib.rs:1:5: warning: unused variable: stub\"\n", calls.display()),
+        )
+        .unwrap();
+        std::fs::set_permissions(&stub, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let go = |args: &[&str], stdin: &str| {
+        let mut c = env.cmd();
+        c.env("PATH", &path)
+            .arg("--config")
+            .arg(example())
+            .args(args)
+            .write_stdin(stdin.to_string());
+        finish(c)
+    };
+    // A code loop writes Rust: the post hook runs cargo check and its verdict is in output.
+    let out = go(
+        &[
+            "--profile",
+            "code",
+            "write_file",
+            "--path",
+            "src/lib.rs",
+            "--content",
+            "fn f() { let stub = 1; }\n",
+        ],
+        "",
+    );
+    out.assert_ok();
+    assert_eq!(
+        out.data()["checks"][0]["command"],
+        "cargo check --message-format short"
+    );
+    assert!(
+        out.output().contains("warning: unused variable: stub"),
+        "{}",
+        out.output()
+    );
+    // A Markdown write runs no check.
+    go(
+        &[
+            "--profile",
+            "code",
+            "write_file",
+            "--path",
+            "notes.md",
+            "--content",
+            "hi\n",
+        ],
+        "",
+    )
+    .assert_ok();
+    // test and validate run the [project] commands.
+    let t = go(
+        &["--profile", "code", "call"],
+        r#"{"name": "test", "input": {"args": ["catalog"]}}"#,
+    );
+    t.assert_ok();
+    assert_eq!(t.data()["command"], "cargo test catalog");
+    let recorded = std::fs::read_to_string(&calls).unwrap();
+    assert_eq!(
+        recorded.lines().collect::<Vec<_>>(),
+        ["check --message-format short", "test catalog"]
+    );
+    // A plan loop has no run and no test; the phase loop validates but writes nothing.
+    go(
+        &["--profile", "plan", "run_command", "--command", "true"],
+        "",
+    )
+    .assert_err("tool_disabled");
+    go(
+        &["--profile", "plan", "call"],
+        r#"{"name": "test", "input": {}}"#,
+    )
+    .assert_err("tool_disabled");
+    go(
+        &[
+            "--profile",
+            "phase",
+            "write_file",
+            "--path",
+            "x.rs",
+            "--content",
+            "x",
+        ],
+        "",
+    )
+    .assert_err("tool_disabled");
+    // Path rules: .env is denied.
+    env.write_file(".env", "TOKEN=1\n");
+    go(&["--profile", "code", "read_file", "--path", ".env"], "").assert_err("path_denied");
 }
