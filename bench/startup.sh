@@ -19,7 +19,7 @@ if [ "${1:-}" = catalog ]; then
   names=(read write edit glob grep tree fetch run jobs todo session undo stat mkdir move delete
          notebook_edit read_file write_file run_command)
   for n in "${names[@]}"; do
-    printf '[tools.%s]\nlane = "no-net"\ntimeout_ms = 30000\nmax_output_bytes = 100000\ndescription = "The %s tool, as this loop sees it"\n\n' "$n" "$n"
+    printf '[tools.%s]\nlane = "net"\ntimeout_ms = 30000\nmax_output_bytes = 100000\ndescription = "The %s tool, as this loop sees it"\n\n' "$n" "$n"
   done > "$cat"
   printf '[profiles.code]\ntools = [%s]\n\n[paths]\ndeny = [".env", "secrets/**"]\nread_only = [".git/**"]\n\n[[hooks.post]]\ntools = ["write"]\nfiles = ["*.rs"]\ncommand = "true"\n' \
     "$(printf '"%s",' "${names[@]}" | sed 's/,$//')" >> "$cat"

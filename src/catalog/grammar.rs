@@ -282,8 +282,20 @@ pub fn read(src: &str) -> (Catalog, Vec<Problem>) {
             "paths" => {
                 if let Some(t) = r.sub(v, "[paths]") {
                     let mut f = r.fields(t, "[paths]", PATHS_KEYS);
-                    cat.paths.deny = f.list("deny");
-                    cat.paths.read_only = f.list("read_only");
+                    for (key, into) in [
+                        ("deny", &mut cat.paths.deny),
+                        ("read_only", &mut cat.paths.read_only),
+                    ] {
+                        let Some((list, span)) = f.list_at(key) else {
+                            continue;
+                        };
+                        for pat in &list {
+                            if let Err(e) = crate::sandbox::rules::check_pattern(pat) {
+                                r.problem(&span, format!("[paths] {key}: {e}"));
+                            }
+                        }
+                        *into = list;
+                    }
                 }
             }
             "run" => {
@@ -504,15 +516,6 @@ fn check_names(r: &mut Reader, cat: &Catalog) {
             for t in h.tools.iter().filter(|t| !known(t)) {
                 r.problem(span, format!("hook tools: `{t}` is neither a key of [tools] nor a loopr-tool tool or alias"));
             }
-        }
-    }
-    for pat in cat.paths.deny.iter().chain(&cat.paths.read_only) {
-        if let Err(e) = crate::sandbox::rules::check_pattern(pat) {
-            r.problems.push(Problem {
-                line: 0,
-                column: 0,
-                message: format!("[paths]: {e}"),
-            });
         }
     }
 }

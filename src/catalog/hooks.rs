@@ -73,7 +73,8 @@ struct Ran {
 
 fn run_hook(ctx: &Ctx, hook: &Hook, command: &str, stdin: &Value) -> Result<Ran> {
     let mode = hook.sandbox.as_deref().and_then(run::confine::Mode::parse);
-    let iso = Isolation::decide(ctx, mode, None, false)?;
+    let floor = run::isolation::given_floor(ctx);
+    let iso = Isolation::decide_under(ctx, floor, mode, None, false)?;
     let mut env = vec![];
     if let Some(t) = &iso.tmpdir {
         env.push(("TMPDIR".to_string(), t.to_string_lossy().into_owned()));
@@ -173,12 +174,7 @@ fn one_line_tail(output: &str) -> String {
 /// Whether `path` (as shown, relative to the root) matches one of `files`: gitignore-style, a
 /// pattern without a slash matches the name at any depth.
 fn file_matches(files: &[String], path: &str) -> bool {
-    let mut b = ignore::gitignore::GitignoreBuilder::new("/");
-    for f in files {
-        let _ = b.add_line(None, f);
-    }
-    let Ok(gi) = b.build() else { return false };
-    gi.matched_path_or_any_parents(path, false).is_ignore()
+    crate::sandbox::rules::shown_matches(files, path)
 }
 
 /// Shell-quotes one word for `{paths}`.
