@@ -786,3 +786,42 @@ fn the_example_catalog_checks_rust_edits_with_cargo() {
     env.write_file(".env", "TOKEN=1\n");
     go(&["--profile", "code", "read_file", "--path", ".env"], "").assert_err("path_denied");
 }
+
+#[test]
+fn the_heavy_lane_runs_commands_at_nice_10_and_allows_long_timeouts() {
+    let env = Env::new();
+    let file = catalog(
+        &env,
+        "[tools.niceness]\ncommand = \"nice\"\nlane = \"heavy\"\ntimeout_ms = 1800000\n[tools.run]\nlane = \"heavy\"\n[tools.Bash]\nlane = \"net\"\n",
+    );
+    let out = with(
+        &env,
+        &file,
+        &["call"],
+        r#"{"name": "niceness", "input": {}}"#,
+    );
+    out.assert_ok();
+    let base: i32 = String::from_utf8(std::process::Command::new("nice").output().unwrap().stdout)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(
+        out.output()
+            .starts_with(&format!("{}\n", (base + 10).min(19))),
+        "{}",
+        out.output()
+    );
+    // run in the heavy lane may ask for up to an hour; outside it 600,000 is the most.
+    with(&env, &file, &["run", "true", "--timeout-ms", "1800000"], "").assert_ok();
+    let outside = with(
+        &env,
+        &file,
+        &["call"],
+        r#"{"name": "Bash", "input": {"command": "true", "timeout": 1800000}}"#,
+    );
+    // Bash has a key of its own in the net lane: its entry decides, not run's.
+    outside.assert_invalid("timeout_ms");
+    let file = catalog(&env, "[tools.run]\n");
+    with(&env, &file, &["run", "true", "--timeout-ms", "1800000"], "").assert_invalid("timeout_ms");
+}
