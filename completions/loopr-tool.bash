@@ -22,6 +22,9 @@ _loopr__tool() {
             loopr__tool,call)
                 cmd="loopr__tool__subcmd__call"
                 ;;
+            loopr__tool,catalog)
+                cmd="loopr__tool__subcmd__catalog"
+                ;;
             loopr__tool,delete)
                 cmd="loopr__tool__subcmd__delete"
                 ;;
@@ -90,6 +93,9 @@ _loopr__tool() {
                 ;;
             loopr__tool__subcmd__help,call)
                 cmd="loopr__tool__subcmd__help__subcmd__call"
+                ;;
+            loopr__tool__subcmd__help,catalog)
+                cmd="loopr__tool__subcmd__help__subcmd__catalog"
                 ;;
             loopr__tool__subcmd__help,delete)
                 cmd="loopr__tool__subcmd__help__subcmd__delete"
@@ -161,7 +167,7 @@ _loopr__tool() {
 
     case "${cmd}" in
         loopr__tool)
-            opts="-h -V --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --sandbox --format --pretty --help --version read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp help"
+            opts="-h -V --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --sandbox --format --pretty --config --profile --read-only --help --version read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -187,6 +193,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -W "json text" -- "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -195,7 +209,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__batch)
-            opts="-h --result-format --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            opts="-h --result-format --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -219,6 +233,14 @@ _loopr__tool() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "json text" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -229,7 +251,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__call)
-            opts="-h --result-format --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            opts="-h --result-format --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -255,6 +277,56 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -W "json text" -- "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        loopr__subcmd__tool__subcmd__catalog)
+            opts="-h --check --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --check)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "json text" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -263,7 +335,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__delete)
-            opts="-h --path --recursive --no-recursive --permanent --no-permanent --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            opts="-h --path --recursive --no-recursive --permanent --no-permanent --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -293,6 +365,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -W "json text" -- "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -301,7 +381,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__edit)
-            opts="-h --path --old-string --new-string --replace-all --no-replace-all --edits --dry-run --no-dry-run --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            opts="-h --path --old-string --new-string --replace-all --no-replace-all --edits --dry-run --no-dry-run --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -343,6 +423,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -W "json text" -- "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -351,7 +439,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__fetch)
-            opts="-h --url --mode --selector --max-length --start-index --timeout-ms --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            opts="-h --url --mode --selector --max-length --start-index --timeout-ms --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -397,6 +485,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -W "json text" -- "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -405,7 +501,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__glob)
-            opts="-h --pattern --path --limit --sort --hidden --no-hidden --no-ignore --no-no-ignore --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            opts="-h --pattern --path --limit --sort --hidden --no-hidden --no-ignore --no-no-ignore --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -447,6 +543,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -W "json text" -- "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -455,7 +559,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__grep)
-            opts="-i -I -n -N -A -B -C -h --pattern --path --glob --type --output-mode --no-i --no-n --multiline --no-multiline --fixed-strings --no-fixed-strings --head-limit --offset --hidden --no-hidden --no-ignore --no-no-ignore --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            opts="-i -I -n -N -A -B -C -h --pattern --path --glob --type --output-mode --no-i --no-n --multiline --no-multiline --fixed-strings --no-fixed-strings --head-limit --offset --hidden --no-hidden --no-ignore --no-no-ignore --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -521,6 +625,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -W "json text" -- "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -529,7 +641,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__help)
-            opts="read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp help"
+            opts="read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -557,6 +669,20 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__help__subcmd__call)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        loopr__subcmd__tool__subcmd__help__subcmd__catalog)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -865,7 +991,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__jobs)
-            opts="-h --action --id --offset --block --no-block --timeout-ms --filter --since-last --no-since-last --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            opts="-h --action --id --offset --block --no-block --timeout-ms --filter --since-last --no-since-last --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -907,6 +1033,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -W "json text" -- "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -915,7 +1049,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__mcp)
-            opts="-h --structured --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            opts="-h --structured --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -937,6 +1071,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -W "json text" -- "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -945,7 +1087,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__mkdir)
-            opts="-h --path --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            opts="-h --path --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -975,6 +1117,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -W "json text" -- "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -983,7 +1133,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__move)
-            opts="-h --from --to --overwrite --no-overwrite --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            opts="-h --from --to --overwrite --no-overwrite --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1013,6 +1163,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -W "json text" -- "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1021,7 +1179,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__notebook_edit)
-            opts="-h --path --cell-id --new-source --cell-type --edit-mode --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            opts="-h --path --cell-id --new-source --cell-type --edit-mode --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1067,6 +1225,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -W "json text" -- "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1075,7 +1241,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__read)
-            opts="-h --path --paths --offset --limit --line-range --pages --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            opts="-h --path --paths --offset --limit --line-range --pages --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1125,6 +1291,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -W "json text" -- "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1133,7 +1307,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__run)
-            opts="-h --command --timeout-ms --cwd --env --stdin --background --no-background --network --sandbox --sandbox-fallback --description --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            opts="-h --command --timeout-ms --cwd --env --stdin --background --no-background --network --sandbox --sandbox-fallback --description --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1191,6 +1365,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -W "json text" -- "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1199,7 +1381,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__schema)
-            opts="-h --for --strict --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            opts="-h --for --strict --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1225,6 +1407,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -W "json text" -- "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1233,7 +1423,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__search)
-            opts="-h --query --max-results --allowed-domains --blocked-domains --timeout-ms --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            opts="-h --query --max-results --allowed-domains --blocked-domains --timeout-ms --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1275,6 +1465,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -W "json text" -- "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1283,7 +1481,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__session)
-            opts="-h --action --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            opts="-h --action --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1309,6 +1507,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -W "json text" -- "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1317,7 +1523,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__stat)
-            opts="-h --path --paths --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            opts="-h --path --paths --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1351,6 +1557,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -W "json text" -- "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1359,7 +1573,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__todo)
-            opts="-h --action --todos --content --items --id --status --active-form --task --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            opts="-h --action --todos --content --items --id --status --active-form --task --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1413,6 +1627,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -W "json text" -- "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1421,7 +1643,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__tree)
-            opts="-h --path --depth --hidden --no-hidden --no-ignore --no-no-ignore --limit --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            opts="-h --path --depth --hidden --no-hidden --no-ignore --no-no-ignore --limit --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1459,6 +1681,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -W "json text" -- "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1467,7 +1697,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__undo)
-            opts="-h --path --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            opts="-h --path --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1497,6 +1727,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -W "json text" -- "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1505,7 +1743,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__write)
-            opts="-h --path --content --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --help"
+            opts="-h --path --content --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1537,6 +1775,14 @@ _loopr__tool() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "json text" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_loopr_tool_global_optspecs
-    string join \n root= session= state-dir= no-sandbox no-read-check allow-private allow-dangerous sandbox= format= pretty h/help V/version
+    string join \n root= session= state-dir= no-sandbox no-read-check allow-private allow-dangerous sandbox= format= pretty config= profile= read-only h/help V/version
 end
 
 function __fish_loopr_tool_needs_command
@@ -32,11 +32,14 @@ workspace-write\t''
 read-only\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
 text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -s h -l help -d 'Print help'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -s V -l version -d 'Print version'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "read" -d 'Read a text file with line numbers (also images, PDFs, notebooks, several files)'
@@ -61,6 +64,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "schema" -d 'P
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "call" -d 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "batch" -d 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "mcp" -d 'Serve every tool over the Model Context Protocol on stdio'
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "catalog" -d 'Print the effective catalog as TOML (defaults merged, profile applied), or check a catalog file'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l path -d 'The file to read: relative to the root, or absolute inside it. Text, an image (PNG, JPEG, GIF, WebP), a PDF or a Jupyter notebook.' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l paths -d 'Several files to read in one call (up to 100), instead of `path`; each gets a `==> PATH <==` header, and one that fails shows its error in place.' -r
@@ -74,11 +78,14 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l session -
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
 text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l path -d 'The file to write: relative to the root, or absolute inside it. Missing parent directories are created. [required]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l content -d 'The complete new content, written exactly as given. [required]' -r
@@ -88,11 +95,14 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l session 
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
 text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l path -d 'The file to edit: relative to the root, or absolute inside it. It must exist and have been read in this session. [required]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l old-string -d 'The text to replace, copied from the file as read shows it (without the line-number prefix). It must match exactly one place unless replace_all is set. Not with `edits`.' -r
@@ -104,6 +114,8 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l session -
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
 text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l replace-all -d 'Replace every occurrence of old_string (default false). Not with `edits`: set it per edit.'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l no-replace-all -d 'Sets replace_all to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l dry-run -d 'Show the diff the edit would make, without writing anything (default false).'
@@ -113,6 +125,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l no-read-c
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l from -d 'What to move: a file, a symlink (moved as a link) or a directory (moved whole). [required]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l to -d 'Where it goes; missing parent directories are created. [required]' -r
@@ -121,6 +134,8 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l session -
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
 text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l overwrite -d 'Replace an existing file at `to` (never a directory); that file must have been read. [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l no-overwrite -d 'Sets overwrite to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
@@ -128,6 +143,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l no-read-c
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l path -d 'The file, link or directory to delete. [required]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l file-path -r
@@ -136,6 +152,8 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l session
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
 text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l recursive -d 'Delete a directory with everything in it (an empty one needs no flag). [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l no-recursive -d 'Sets recursive to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l permanent -d 'Delete for good instead of into the trash: cannot be undone. Required over 256 MiB. [default: false]'
@@ -145,6 +163,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l no-read
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l path -d 'The directory to create, with any missing parents. [required]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l file-path -r
@@ -153,11 +172,14 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l session 
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
 text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l path -d 'The notebook (.ipynb). [required]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l cell-id -d 'The cell to edit (its id, or `cell-N` for the N-th cell, 0-based); for insert, the cell to insert after (absent: insert first).' -r
@@ -173,11 +195,14 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l 
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
 text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l path -d 'One path to describe.' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l paths -d 'Several paths (up to 1000) instead of `path`.' -r
@@ -187,11 +212,14 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l session -
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
 text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l pattern -d 'The glob, relative to `path`: `*` `?` `[...]` `{a,b}` `**`; `*` stops at `/`. A pattern without `/` matches at any depth (`*.rs` finds every Rust file). [required]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l path -d 'The directory to search in (default: the root).' -r
@@ -204,6 +232,8 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l session -
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
 text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l hidden -d 'Also match hidden files and directories. [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l no-hidden -d 'Sets hidden to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l no-ignore -d 'Do not honour .gitignore, .ignore and .rgignore files. [default: false]'
@@ -213,6 +243,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l no-read-c
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -l pattern -d 'The regular expression (Rust regex syntax, as ripgrep\'s), or a literal with fixed_strings. [required]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -l path -d 'A file or directory to search (default: the root). A file named here is searched even when ignored or hidden.' -r
@@ -232,6 +263,8 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -l session -
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
 text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -s i -d 'Case-insensitive matching. [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -s I -l no-i -d 'Sets -i to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -s n -d 'Line numbers in content output. [default: true]'
@@ -249,6 +282,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -l no-read-c
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l path -d 'The directory to draw (default: the root).' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l depth -d 'How many levels below it to show (1 = its children only). [default: 3]' -r
@@ -259,6 +293,8 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l session -
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
 text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l hidden -d 'Also show hidden files and directories. [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l no-hidden -d 'Sets hidden to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l no-ignore -d 'Do not honour .gitignore, .ignore and .rgignore files. [default: false]'
@@ -268,6 +304,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l no-read-c
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l url -d 'The page to fetch: an absolute http:// or https:// URL. [required]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l mode -d '`markdown` (default: the page\'s content as Markdown, chrome dropped), `text` (plain text), `html` (the HTML, after `selector`) or `raw` (the body as received). [default: markdown]' -r -f -a "markdown\t''
@@ -283,11 +320,14 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l session 
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
 text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l query -d 'What to search for, as you would type it into a search engine. [required]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l max-results -d 'How many results to return (1 to 20). [default: 5]' -r
@@ -299,14 +339,17 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l session
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
 text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l command -d 'The command, run by `bash -c` (or `sh -c` where there is no bash). [required]' -r
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l timeout-ms -d 'Milliseconds before the command and everything it started are ended (SIGTERM, then SIGKILL after 2 s). A background job has no time limit unless this is given. [default: 120000]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l timeout-ms -d 'Milliseconds before the command and everything it started are ended (SIGTERM, then SIGKILL after 2 s). A background job has no time limit unless this is given. At most 600000, or 3600000 in a catalog\'s heavy lane. [default: 120000]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l cwd -d 'Working directory, inside the sandbox. Default: the root.' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l env -d 'Extra environment variables (they may override the non-interactive defaults).' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l stdin -d 'Text fed to the command\'s stdin. Without it stdin is /dev/null, so nothing waits for input.' -r
@@ -322,6 +365,8 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l session -d
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
 text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l background -d 'Start the command detached and return its job id at once; see `jobs`. [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l no-background -d 'Sets background to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
@@ -329,6 +374,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l no-read-ch
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l action -d '`list` (default), `output`, `kill` or `wait`. [default: list]' -r -f -a "list\t''
 output\t''
@@ -343,6 +389,8 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l session -
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
 text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l block -d 'output: wait for the job to end (or `timeout_ms`) before answering. Default false. [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l no-block -d 'Sets block to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l since-last -d 'output/wait without `offset`: start where the previous `since_last` call of this job stopped, so each call shows only what is new. Default false. [default: false]'
@@ -352,6 +400,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l no-read-c
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l action -d '`list` (default), `write` (todos), `add` (content or items), `start` (id), `complete` (id), `update` (id and any of content, status, active_form), `remove` (id), `clear`. [default: list]' -r -f -a "list\t''
 write\t''
@@ -375,11 +424,14 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l session -
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
 text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l action -d '`show` (default), `clear_reads` or `reset`. [default: show]' -r -f -a "show\t''
 clear_reads\t''
@@ -389,11 +441,14 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l sessio
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
 text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l path -d 'Undo the most recent change of this file (default: the most recent change of any file).' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l file-path -r
@@ -402,11 +457,14 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l session -
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
 text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l for -d 'The shape of the definitions' -r -f -a "anthropic\t''
 openai\t''
@@ -417,12 +475,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l session
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
 text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l strict -d 'Schemas valid under OpenAI\'s strict function calling and Anthropic\'s strict tool use (every field required, optional ones nullable)'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -s h -l help -d 'Print help'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l result-format -d 'Print the result block the harness sends back (anthropic: tool_result; openai: a tool message, or function_call_output for a Responses call) instead of the envelope' -r -f -a "envelope\t''
 anthropic\t''
@@ -432,11 +493,14 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l session -
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
 text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -s h -l help -d 'Print help'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l result-format -d 'Print the result block the harness sends back (anthropic: tool_result; openai: a tool message, or function_call_output for a Responses call) instead of the envelope' -r -f -a "envelope\t''
 anthropic\t''
@@ -446,44 +510,66 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l session 
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
 text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -s h -l help -d 'Print help'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
 text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l structured -d 'Declare an outputSchema per tool and add structuredContent {output, data} to results (env LOOPR_MCP_STRUCTURED=1)'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -s h -l help -d 'Print help'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp help" -f -a "read" -d 'Read a text file with line numbers (also images, PDFs, notebooks, several files)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp help" -f -a "write" -d 'Create or overwrite a file'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp help" -f -a "edit" -d 'Replace text in a file'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp help" -f -a "move" -d 'Move or rename a file or directory (undoable)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp help" -f -a "delete" -d 'Delete a file or directory (undoable: it goes to a trash)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp help" -f -a "mkdir" -d 'Create a directory (and its parents)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp help" -f -a "notebook_edit" -d 'Replace, insert or delete a cell of a Jupyter notebook'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp help" -f -a "stat" -d 'Describe files: type, size, mode, mtime, lines, encoding'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp help" -f -a "glob" -d 'Find files by glob pattern, newest first'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp help" -f -a "grep" -d 'Search file contents with a regex (ripgrep\'s engine)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp help" -f -a "tree" -d 'Show a directory tree'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp help" -f -a "fetch" -d 'Fetch a web page as clean Markdown (http/https, public hosts only)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp help" -f -a "search" -d 'Search the web (DuckDuckGo by default; Brave, Tavily or SearXNG when configured)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp help" -f -a "run" -d 'Run a shell command (timeout, clean capped output, background jobs)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp help" -f -a "jobs" -d 'List, page, wait for and kill the session\'s runs'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp help" -f -a "todo" -d 'Keep this session\'s todo list (TodoWrite-style or step by step)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp help" -f -a "session" -d 'Show or reset this session\'s state (reads, todos, undo)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp help" -f -a "undo" -d 'Undo this session\'s most recent change (write, edit, move, delete, mkdir)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp help" -f -a "schema" -d 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp help" -f -a "call" -d 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp help" -f -a "batch" -d 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp help" -f -a "mcp" -d 'Serve every tool over the Model Context Protocol on stdio'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l check -d 'Check FILE and list every problem as FILE:LINE:COLUMN: message (exit 2 when there is one)' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
+text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -s h -l help -d 'Print help'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "read" -d 'Read a text file with line numbers (also images, PDFs, notebooks, several files)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "write" -d 'Create or overwrite a file'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "edit" -d 'Replace text in a file'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "move" -d 'Move or rename a file or directory (undoable)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "delete" -d 'Delete a file or directory (undoable: it goes to a trash)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "mkdir" -d 'Create a directory (and its parents)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "notebook_edit" -d 'Replace, insert or delete a cell of a Jupyter notebook'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "stat" -d 'Describe files: type, size, mode, mtime, lines, encoding'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "glob" -d 'Find files by glob pattern, newest first'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "grep" -d 'Search file contents with a regex (ripgrep\'s engine)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "tree" -d 'Show a directory tree'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "fetch" -d 'Fetch a web page as clean Markdown (http/https, public hosts only)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "search" -d 'Search the web (DuckDuckGo by default; Brave, Tavily or SearXNG when configured)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "run" -d 'Run a shell command (timeout, clean capped output, background jobs)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "jobs" -d 'List, page, wait for and kill the session\'s runs'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "todo" -d 'Keep this session\'s todo list (TodoWrite-style or step by step)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "session" -d 'Show or reset this session\'s state (reads, todos, undo)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "undo" -d 'Undo this session\'s most recent change (write, edit, move, delete, mkdir)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "schema" -d 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "call" -d 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "batch" -d 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "mcp" -d 'Serve every tool over the Model Context Protocol on stdio'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "catalog" -d 'Print the effective catalog as TOML (defaults merged, profile applied), or check a catalog file'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

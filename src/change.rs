@@ -131,9 +131,25 @@ pub fn replace(
     Ok(fp)
 }
 
+/// Tells the call which paths exist changed after it (the catalog's post hooks get them, SPEC
+/// 19.2, 24.7): the target when it is still there, and each file recorded as now known.
+fn note_changed(ctx: &Ctx, target: Option<&Resolved>, records: &[(&Path, Option<Fingerprint>)]) {
+    if let Some(t) = target
+        && t.real.symlink_metadata().is_ok()
+    {
+        ctx.note_changed(t.shown.clone());
+    }
+    for (real, fp) in records {
+        if fp.is_some() && target.is_none_or(|t| t.real != *real) {
+            ctx.note_changed(ctx.show(real, Some(real)));
+        }
+    }
+}
+
 /// A change that cannot be undone (a permanent delete) is not journaled — undo then steps to
 /// the change before it — but the read records still follow it.
 pub fn records_only(ctx: &Ctx, records: &[(&Path, Option<Fingerprint>)]) {
+    note_changed(ctx, None, records);
     let result = StateLock::acquire(ctx).and_then(|lock| apply_records(&lock, records));
     if let Err(e) = result {
         ctx.warn(format!(
@@ -156,6 +172,7 @@ pub fn remember(
     after: Fingerprint,
     records: &[(&Path, Option<Fingerprint>)],
 ) {
+    note_changed(ctx, Some(target), records);
     let too_large = matches!(before, Before::TooLarge { .. });
     let result = StateLock::acquire(ctx).and_then(|lock| {
         journal::push(&lock, tool, &target.real, &target.shown, before, op, after)?;

@@ -4,6 +4,7 @@
 //! Only the subcommand being run is built: a harness spawns us once per tool call, and building
 //! every tool's flags would be start-up time spent on nothing.
 
+use crate::catalog;
 use crate::context::Globals;
 use crate::dispatch;
 use crate::envelope::{Envelope, Format};
@@ -16,6 +17,7 @@ use clap::parser::ValueSource;
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use serde_json::{Map, Value};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Global options that take a value (the only ones whose next word is not the tool's name).
 const VALUE_GLOBALS: &[&str] = &[
@@ -24,6 +26,8 @@ const VALUE_GLOBALS: &[&str] = &[
     "--state-dir",
     "--format",
     "--sandbox",
+    "--config",
+    "--profile",
 ];
 
 pub const ABOUT: &str =
@@ -53,6 +57,9 @@ fn base_command() -> Command {
         .arg(Arg::new("sandbox").long("sandbox").value_name("MODE").value_parser(["none", "workspace-write", "read-only"]).help_heading("Global options").help("The weakest sandbox run may use, a floor for its `sandbox` field; give it before the tool's name [env: LOOPR_RUN_SANDBOX] [default: none]"))
         .arg(global(Arg::new("format").long("format").value_name("FORMAT").value_parser(["json", "text"]).help("json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]")))
         .arg(global(Arg::new("pretty").long("pretty").action(ArgAction::SetTrue).help("Indent the JSON")))
+        .arg(global(Arg::new("config").long("config").value_name("FILE").help("The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]")))
+        .arg(global(Arg::new("profile").long("profile").value_name("NAME").help("The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]")))
+        .arg(global(Arg::new("read-only").long("read-only").action(ArgAction::SetTrue).help("Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]")))
 }
 
 fn flag_name(field: &str) -> String {
@@ -299,7 +306,46 @@ fn env_value(var: &str) -> Option<String> {
     std::env::var(var).ok().filter(|v| !v.is_empty())
 }
 
-fn globals(m: &ArgMatches) -> Result<Globals> {
+/// The value of global option `flag` straight off argv (`--flag V` or `--flag=V`): the catalog
+/// must be known before clap is set up, since its command tools are subcommands too.
+fn sniff_value(args: &[String], flag: &str) -> Option<String> {
+    let eq = format!("{flag}=");
+    let mut found = None;
+    for (i, a) in args.iter().enumerate().skip(1) {
+        if a == "--" {
+            break;
+        }
+        if a == flag {
+            found = args.get(i + 1).cloned();
+        } else if let Some(v) = a.strip_prefix(&eq) {
+            found = Some(v.to_string());
+        }
+    }
+    found
+}
+
+/// The catalog as the command line and the environment ask for it (SPEC 19.1).
+pub fn catalog_options(args: &[String]) -> Result<catalog::Options> {
+    let stop = args.iter().position(|a| a == "--").unwrap_or(args.len());
+    Ok(catalog::Options {
+        config: sniff_value(args, "--config")
+            .or_else(|| env_value("LOOPR_CONFIG"))
+            .map(PathBuf::from),
+        profile: sniff_value(args, "--profile").or_else(|| env_value("LOOPR_PROFILE")),
+        read_only: args[..stop].iter().any(|a| a == "--read-only") || env_flag("LOOPR_READ_ONLY")?,
+    })
+}
+
+/// Reads the catalog for this process.
+pub fn load_policy(args: &[String]) -> Result<Arc<catalog::Policy>> {
+    let options = catalog_options(args)?;
+    let root = sniff_value(args, "--root")
+        .or_else(|| env_value("LOOPR_ROOT"))
+        .unwrap_or_else(|| ".".to_string());
+    catalog::Policy::load(&options, std::path::Path::new(&root)).map(Arc::new)
+}
+
+fn globals(m: &ArgMatches, policy: Arc<catalog::Policy>) -> Result<Globals> {
     let flag_or_env =
         |id: &str, var: &str| m.get_one::<String>(id).cloned().or_else(|| env_value(var));
     let run_sandbox = flag_or_env("sandbox", "LOOPR_RUN_SANDBOX");
@@ -331,6 +377,7 @@ fn globals(m: &ArgMatches) -> Result<Globals> {
         run_sandbox,
         format,
         pretty: m.get_flag("pretty"),
+        policy,
     })
 }
 
@@ -436,47 +483,77 @@ pub fn run(args: Vec<String>) -> i32 {
             Err(e) => clap_failure(e, Some("generate"), &args),
         };
     }
-    let resolved = word.as_deref().and_then(dispatch::lookup);
-    let cmd = match (&word, resolved) {
-        (Some(w), Some(r)) => base_command().subcommand(tool_command(r.tool).name(w.clone())),
-        (Some(w), None) if w != "help" => {
-            let names: Vec<&str> = tools::TOOLS.iter().map(|t| t.name()).collect();
-            let err = ToolError::usage(format!(
-                "unknown tool `{w}`; the tools are: {}",
-                names.join(", ")
-            ))
-            .hint("Run `loopr-tool --help` for the list of tools.");
-            return fail(w, err, &args);
-        }
-        _ => full_command(),
+    let Some(w) = word.clone().filter(|w| w != "help") else {
+        return help_or_usage(&args);
     };
+    let policy = match load_policy(&args) {
+        Ok(p) => p,
+        Err(e) => return fail(&w, e, &args),
+    };
+    // `session show` always works from the command line (a harness inspects a loop with it,
+    // SPEC 24.3): a session not offered by the catalog still shows, and only shows.
+    let (resolved, held) = match dispatch::find(&policy, &w) {
+        Ok(r) => (r, None),
+        Err(e)
+            if e.code == crate::error::Code::ToolDisabled
+                && catalog::target_tool(&w) == Some("session") =>
+        {
+            match dispatch::unrestricted(&w) {
+                Some(r) => (r, Some(e)),
+                None => return fail(&w, e, &args),
+            }
+        }
+        // On the command line a word that names no tool is a usage error (exit 2).
+        Err(mut e) if e.code == crate::error::Code::UnknownTool => {
+            e.code = crate::error::Code::InvalidInput;
+            e.hint = Some("Run `loopr-tool --help` for the list of tools.".into());
+            return fail(&w, e, &args);
+        }
+        Err(e) => return fail(&w, e, &args),
+    };
+    let cmd = base_command().subcommand(tool_command(resolved.tool).name(w.clone()));
     let matches = match cmd.try_get_matches_from(&args) {
         Ok(m) => m,
-        Err(e) => return clap_failure(e, resolved.map(|r| r.tool.name()), &args),
+        Err(e) => return clap_failure(e, Some(resolved.tool.name()), &args),
     };
-    let Some((name, sub)) = matches.subcommand() else {
-        let names: Vec<&str> = tools::TOOLS.iter().map(|t| t.name()).collect();
-        eprintln!(
-            "Usage: loopr-tool [GLOBAL OPTIONS] <TOOL> [FIELDS]   (loopr-tool --help for more)"
-        );
-        let err = ToolError::usage(format!(
-            "no tool given; the tools are: {}",
-            names.join(", ")
-        ))
-        .hint("Name a tool, e.g. `loopr-tool read README.md`.");
-        return fail("loopr-tool", err, &args);
-    };
-    let resolved = dispatch::lookup(name).expect("clap only knows registered tools and aliases");
-    let g = match globals(&matches) {
+    let (_, sub) = matches
+        .subcommand()
+        .expect("the tool's subcommand was given");
+    let g = match globals(&matches, policy) {
         Ok(g) => g,
         Err(e) => return fail(resolved.tool.name(), e, &args),
     };
     crate::set_panic_context(resolved.tool.name(), g.format, g.pretty);
     let envelope = match input_for(resolved.tool, sub) {
-        Ok(input) => resolved.run(&g, input),
+        Ok(input) => match held {
+            Some(e) if !resolved.is_read_only(&input) => {
+                Envelope::failure(resolved.tool.name(), e, &[])
+            }
+            _ => resolved.run(&g, input),
+        },
         Err(e) => Envelope::failure(resolved.tool.name(), e, &[]),
     };
     envelope.print(g.format, g.pretty)
+}
+
+/// `loopr-tool`, `loopr-tool --help` and `loopr-tool help [TOOL]`: the full command line.
+fn help_or_usage(args: &[String]) -> i32 {
+    let matches = match full_command().try_get_matches_from(args) {
+        Ok(m) => m,
+        Err(e) => return clap_failure(e, None, args),
+    };
+    if matches.subcommand().is_some() {
+        // `help` took a tool's name and printed its help (clap handles it); nothing to run.
+        return 0;
+    }
+    let names: Vec<&str> = tools::TOOLS.iter().map(|t| t.name()).collect();
+    eprintln!("Usage: loopr-tool [GLOBAL OPTIONS] <TOOL> [FIELDS]   (loopr-tool --help for more)");
+    let err = ToolError::usage(format!(
+        "no tool given; the tools are: {}",
+        names.join(", ")
+    ))
+    .hint("Name a tool, e.g. `loopr-tool read README.md`.");
+    fail("loopr-tool", err, args)
 }
 
 /// Every tool and command, for `--help` and `help TOOL`.
@@ -505,12 +582,18 @@ fn run_integration(name: &str, args: &[String]) -> i32 {
         Ok(m) => m,
         Err(e) => return clap_failure(e, Some(name), args),
     };
-    let g = match globals(&matches) {
+    let (_, sub) = matches.subcommand().expect("the command was given");
+    // `catalog --check FILE` judges one file, whatever the catalog in use says.
+    let policy = if name == "catalog" && sub.get_one::<String>("check").is_some() {
+        Ok(Arc::new(catalog::Policy::default()))
+    } else {
+        load_policy(args)
+    };
+    let g = match policy.and_then(|p| globals(&matches, p)) {
         Ok(g) => g,
         Err(e) => return fail(name, e, args),
     };
     crate::set_panic_context(name, g.format, g.pretty);
-    let (_, sub) = matches.subcommand().expect("the command was given");
     integration::run(name, &g, sub)
 }
 

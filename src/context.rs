@@ -1,5 +1,6 @@
 //! The global options (SPEC §2) and the per-call context every tool runs with.
 
+use crate::catalog::{Lane, Policy, ToolEntry};
 use crate::control::Control;
 use crate::envelope::Format;
 use crate::error::{Code, Result, ToolError};
@@ -23,6 +24,23 @@ pub struct Globals {
     pub run_sandbox: Option<String>,
     pub format: Format,
     pub pretty: bool,
+    /// The catalog's policy (SPEC 19): loaded once per process, shared by every call.
+    pub policy: Arc<Policy>,
+}
+
+/// What the catalog says about the call being made: the name it was called by, its entry, and
+/// whether it changes files (then `paths.read_only` refuses every path it resolves).
+#[derive(Debug, Clone, Default)]
+pub struct CallPolicy {
+    pub name: String,
+    pub entry: Option<ToolEntry>,
+    pub changes_files: bool,
+}
+
+impl CallPolicy {
+    pub fn lane(&self) -> Lane {
+        self.entry.as_ref().map_or(Lane::Net, |e| e.lane())
+    }
 }
 
 /// Everything a tool call runs with. One per call; not shared between threads.
@@ -43,6 +61,13 @@ pub struct Ctx {
     pub lock_wait: Duration,
     /// Cancellation and progress, shared with whoever started the call (mcp).
     pub control: Arc<Control>,
+    pub policy: Arc<Policy>,
+    /// Set by dispatch before the tool runs.
+    pub call: CallPolicy,
+    /// The path rules compiled for this root, on first use.
+    rules: std::cell::OnceCell<Option<Arc<crate::sandbox::rules::Rules>>>,
+    /// Paths this call changed (as shown), for post hooks.
+    changed: RefCell<Vec<String>>,
     /// The state dir's real path, found on first use.
     state_real: std::cell::OnceCell<PathBuf>,
     /// A handle on the root, opened on first use: every path is resolved beneath it.
@@ -149,6 +174,10 @@ impl Ctx {
             run_sandbox: g.run_sandbox.clone(),
             lock_wait,
             control,
+            policy: g.policy.clone(),
+            call: CallPolicy::default(),
+            rules: std::cell::OnceCell::new(),
+            changed: RefCell::new(Vec::new()),
             state_real: std::cell::OnceCell::new(),
             root_handle: std::cell::OnceCell::new(),
             warnings: RefCell::new(Vec::new()),
@@ -181,6 +210,34 @@ impl Ctx {
     /// Whether the caller has asked the call to stop (SPEC 22.1).
     pub fn cancelled(&self) -> bool {
         self.control.is_cancelled()
+    }
+
+    /// The catalog's path rules for this root, if it has any.
+    pub fn rules(&self) -> Option<&crate::sandbox::rules::Rules> {
+        self.rules
+            .get_or_init(|| {
+                crate::sandbox::rules::Rules::new(&self.root_real, &self.policy.catalog.paths)
+                    .map(Arc::new)
+            })
+            .as_deref()
+    }
+
+    /// The rules, to hand to the walker's threads.
+    pub fn rules_shared(&self) -> Option<Arc<crate::sandbox::rules::Rules>> {
+        self.rules();
+        self.rules.get().cloned().flatten()
+    }
+
+    /// Notes a path this call changed (the change protocol calls it once the change landed).
+    pub fn note_changed(&self, shown: String) {
+        let mut c = self.changed.borrow_mut();
+        if !c.contains(&shown) {
+            c.push(shown);
+        }
+    }
+
+    pub fn changed(&self) -> Vec<String> {
+        self.changed.borrow().clone()
     }
 
     pub fn take_warnings(&self) -> Vec<String> {

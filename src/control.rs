@@ -5,12 +5,18 @@
 //! Cheap on purpose: a tool may check `cancelled()` per file walked and `advance()` per byte
 //! count, so both are single atomic operations; only the text of a progress message takes a lock.
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 #[derive(Default)]
 pub struct Control {
     cancelled: AtomicBool,
+    /// The catalog's time limit for the whole call (SPEC 19.2, 24.7): past it, the call is
+    /// asked to stop as by a cancel, and answers `timeout` with what it has.
+    deadline: OnceLock<Instant>,
+    /// Whether the call was stopped by its deadline (it looked, and the time was up).
+    timed_out: AtomicBool,
     /// What the call has done so far (bytes of output, files walked): only ever grows.
     amount: AtomicU64,
     /// What a person would want to read about it (a run's last output line).
@@ -37,8 +43,41 @@ impl Control {
         self.cancelled.store(true, Ordering::SeqCst);
     }
 
+    /// Whether the call should stop: the caller cancelled it, or its time is up.
     pub fn is_cancelled(&self) -> bool {
+        if self.cancelled.load(Ordering::Relaxed) {
+            return true;
+        }
+        match self.deadline.get() {
+            Some(d) if Instant::now() >= *d => {
+                self.timed_out.store(true, Ordering::Relaxed);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the caller cancelled the call (mcp then sends no response); a deadline is not
+    /// a cancel.
+    pub fn client_cancelled(&self) -> bool {
         self.cancelled.load(Ordering::Relaxed)
+    }
+
+    /// Gives the call a time limit, from now.
+    pub fn set_deadline(&self, limit: Duration) {
+        let _ = self.deadline.set(Instant::now() + limit);
+    }
+
+    /// The time left before the deadline, if there is one.
+    pub fn remaining(&self) -> Option<Duration> {
+        self.deadline
+            .get()
+            .map(|d| d.saturating_duration_since(Instant::now()))
+    }
+
+    /// Whether the call stopped because its time was up (a tool looked after the deadline).
+    pub fn timed_out(&self) -> bool {
+        self.timed_out.load(Ordering::Relaxed)
     }
 
     /// Adds to the amount done (files walked, bytes read).

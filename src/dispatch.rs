@@ -1,45 +1,110 @@
 //! One tool call, from a name and a JSON input to an envelope: the path every entry point takes
-//! (the CLI, `call`, `batch`, `mcp`), so none of them has special cases per tool.
+//! (the CLI, `call`, `batch`, `mcp`), so none of them has special cases per tool. The catalog's
+//! policy (SPEC 19) is applied here, once: which names exist, their limits and their hooks.
 
 use crate::aliases::{self, Alias};
-use crate::context::{Ctx, Globals};
+use crate::catalog::{COMMAND_TOOL, Exposure, Policy, READ_ONLY_CALLS, hooks, limits};
+use crate::context::{CallPolicy, Ctx, Globals};
 use crate::control::Control;
 use crate::envelope::Envelope;
-use crate::error::{Code, Result, ToolError};
+use crate::error::{Result, ToolError};
 use crate::tool::{DynTool, Effect};
 use crate::tools;
 use serde_json::Value;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
-/// A name as a caller may give it: ours, or another agent's.
-#[derive(Clone, Copy)]
+/// A name as a caller may give it (ours, another agent's, a catalog key), with what the
+/// catalog says about it.
+#[derive(Clone)]
 pub struct Resolved {
     pub tool: &'static dyn DynTool,
     pub alias: Option<&'static Alias>,
+    /// The name called and its catalog entry.
+    pub exposure: Exposure,
 }
 
-pub fn lookup(name: &str) -> Option<Resolved> {
+/// The registry's view of a name, without a catalog: ours or an alias.
+fn registry(name: &str) -> Option<(&'static dyn DynTool, Option<&'static Alias>)> {
     if let Some(tool) = tools::find(name) {
-        return Some(Resolved { tool, alias: None });
+        return Some((tool, None));
     }
     let alias = aliases::find(name)?;
+    Some((tools::find(alias.tool)?, Some(alias)))
+}
+
+/// What `name` runs under `policy`, or why it does not: `unknown_tool` (exists nowhere) or
+/// `tool_disabled` (exists, not offered). Every entry point asks this (SPEC 19.2).
+pub fn find(policy: &Policy, name: &str) -> Result<Resolved> {
+    let exposure = policy.admit(name)?;
+    Ok(resolved(exposure))
+}
+
+fn resolved(exposure: Exposure) -> Resolved {
+    if exposure.tool == COMMAND_TOOL {
+        return Resolved {
+            tool: &tools::command::Command,
+            alias: None,
+            exposure,
+        };
+    }
+    let (tool, alias) = registry(&exposure.name)
+        .or_else(|| registry(exposure.tool))
+        .expect("the policy admits only names the registry knows");
+    Resolved {
+        tool,
+        alias,
+        exposure,
+    }
+}
+
+/// What a model is offered, in order: `schema` and `tools/list` list exactly these.
+pub fn offered(policy: &Policy) -> Vec<Resolved> {
+    policy.exposed().iter().cloned().map(resolved).collect()
+}
+
+/// A name as it stands without the catalog (the CLI's `session show` and `catalog`, which a
+/// harness may always use from the command line: SPEC 24.3).
+pub fn unrestricted(name: &str) -> Option<Resolved> {
+    let (tool, alias) = registry(name)?;
     Some(Resolved {
-        tool: tools::find(alias.tool)?,
-        alias: Some(alias),
+        tool,
+        alias,
+        exposure: Exposure {
+            name: name.to_string(),
+            tool: tool.name(),
+            entry: None,
+        },
     })
 }
 
-pub fn unknown_tool(name: &str) -> ToolError {
-    let names: Vec<&str> = tools::TOOLS.iter().map(|t| t.name()).collect();
-    ToolError::new(
-        Code::UnknownTool,
-        format!("unknown tool `{name}`; the tools are: {}", names.join(", ")),
-    )
-    .hint("Use one of the listed names (`loopr-tool schema` describes them).")
-}
-
 impl Resolved {
+    /// The name the model calls.
+    pub fn name(&self) -> &str {
+        &self.exposure.name
+    }
+
+    /// The name the envelope carries: the tool that ran (a command tool's own name).
+    fn shown_name(&self, ran: &'static dyn DynTool) -> &str {
+        if ran.name() == COMMAND_TOOL {
+            &self.exposure.name
+        } else {
+            ran.name()
+        }
+    }
+
+    /// The description a model reads: the catalog's, else the tool's own.
+    pub fn description(&self) -> String {
+        let entry = self.exposure.entry.as_ref();
+        if let Some(d) = entry.and_then(|e| e.description.clone()) {
+            return d;
+        }
+        if self.tool.name() == COMMAND_TOOL {
+            return tools::command::describe(&self.exposure.name, entry);
+        }
+        self.tool.description().to_string()
+    }
+
     /// The input in our own terms, and the warnings the translation gave.
     pub fn translate(&self, input: Value) -> Result<(Value, Vec<String>)> {
         match self.alias {
@@ -69,38 +134,87 @@ impl Resolved {
     /// As `run`, with the caller holding the call's cancellation and progress. A panic inside
     /// the tool answers this call `internal_error` and nothing else (SPEC 23.1): its locks are
     /// released as the stack unwinds, and the process goes on serving.
+    ///
+    /// The catalog wraps the call here, whatever the entry point: its limits, the pre hooks
+    /// before (which may block it), the output cap and the post hooks after a success.
     pub fn run_with(&self, g: &Globals, input: Value, control: Arc<Control>) -> Envelope {
-        let ctx = match Ctx::with_control(g, control) {
+        let mut ctx = match Ctx::with_control(g, control) {
             Ok(c) => c,
-            Err(e) => return Envelope::failure(self.tool.name(), e, &[]),
+            Err(e) => return Envelope::failure(self.shown_name(self.tool), e, &[]),
         };
+        let hooked = hooks::any(&g.policy);
+        let given = hooked.then(|| input.clone());
         let mut ran = self.tool;
-        let result = catch_unwind(AssertUnwindSafe(|| self.call(&ctx, input, &mut ran)))
-            .unwrap_or_else(|payload| Err(panicked(payload.as_ref())));
+        let mut used = None;
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            self.call(&mut ctx, input, given.as_ref(), &mut ran, &mut used)
+        }))
+        .unwrap_or_else(|payload| Err(panicked(payload.as_ref())));
         let warnings = ctx.take_warnings();
-        match result {
-            Ok(success) => Envelope::success(ran.name(), success, &warnings),
-            Err(e) => Envelope::failure(ran.name(), e, &warnings),
+        let name = self.shown_name(ran).to_string();
+        let mut env = match result {
+            Ok(success) => Envelope::success(&name, success, &warnings),
+            Err(e) => Envelope::failure(&name, e, &warnings),
+        };
+        if let Some(max) = self
+            .exposure
+            .entry
+            .as_ref()
+            .and_then(|e| e.max_output_bytes)
+        {
+            limits::cap_output(&mut env, max);
         }
+        if env.ok
+            && let (Some(given), Some(_)) = (&given, &used)
+        {
+            hooks::post(&ctx, self, ran.name(), given, &mut env);
+        }
+        env
     }
 
     fn call(
         &self,
-        ctx: &Ctx,
+        ctx: &mut Ctx,
         input: Value,
+        given: Option<&Value>,
         ran: &mut &'static dyn DynTool,
+        used: &mut Option<()>,
     ) -> Result<crate::envelope::Success> {
-        self.translate(input).and_then(|(input, warnings)| {
-            warnings.into_iter().for_each(|w| ctx.warn(w));
-            let input = match self.claude_edit_creates(ctx, &input) {
-                Some((write, input)) => {
-                    *ran = write;
-                    input
-                }
-                None => input,
-            };
-            ran.call(ctx, input)
-        })
+        let (mut input, warnings) = self.translate(input)?;
+        warnings.into_iter().for_each(|w| ctx.warn(w));
+        let effect = self.tool.effect(&input);
+        if ctx.policy.read_only()
+            && READ_ONLY_CALLS.contains(&self.tool.name())
+            && effect != Effect::Reads
+        {
+            return Err(ctx.policy.read_only_refusal(self.name()));
+        }
+        let entry = self.exposure.entry.clone().unwrap_or_default();
+        limits::prepare(
+            &entry,
+            self.tool.name(),
+            self.tool.input_schema(),
+            &mut input,
+            &ctx.control,
+        );
+        if let Some(left) = ctx.control.remaining() {
+            ctx.lock_wait = ctx.lock_wait.min(left);
+        }
+        ctx.call = CallPolicy {
+            name: self.name().to_string(),
+            entry: self.exposure.entry.clone(),
+            changes_files: effect == Effect::ChangesFiles,
+        };
+        if let Some((write, created)) = self.claude_edit_creates(ctx, &input) {
+            *ran = write;
+            input = created;
+        }
+        if let Some(given) = given {
+            hooks::pre(ctx, self, ran.name(), given)?;
+        }
+        let result = ran.call(ctx, input);
+        *used = Some(());
+        limits::settle(result, &entry, ran.name(), &ctx.control)
     }
 
     /// Claude Code's Edit with an empty `old_string` on a missing file writes it (SPEC 16.10).

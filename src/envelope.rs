@@ -140,6 +140,33 @@ pub enum Body {
 }
 
 impl Envelope {
+    /// Changes `data` as a JSON object (a result that streams itself is made a `Value` first):
+    /// the catalog's caps and post hooks add to it.
+    pub fn edit_data(&mut self, f: impl FnOnce(&mut Map<String, Value>)) {
+        match &mut self.body {
+            Body::Data { data, .. } => {
+                let taken = std::mem::replace(data, Box::new(Value::Null));
+                let mut v = taken.into_value(&[]);
+                if let Value::Object(m) = &mut v {
+                    f(m);
+                }
+                *data = Box::new(v);
+            }
+            Body::Error { data, .. } => {
+                if let Value::Object(m) = data.get_or_insert_with(|| Value::Object(Map::new())) {
+                    f(m);
+                }
+            }
+        }
+    }
+
+    /// `data.truncated` becomes true (the output was cut after the tool made it).
+    pub fn mark_truncated(&mut self) {
+        self.edit_data(|m| {
+            m.insert("truncated".into(), true.into());
+        });
+    }
+
     pub fn success(tool: &str, success: Success, warnings: &[String]) -> Envelope {
         let mut output = terminate_lines(success.output);
         for w in warnings {

@@ -42,6 +42,8 @@ pub enum Code {
     InternalError,
     PathDenied,
     SandboxUnavailable,
+    ToolDisabled,
+    BlockedByHook,
 }
 
 impl Code {
@@ -77,6 +79,8 @@ impl Code {
             Code::InternalError => "internal_error",
             Code::PathDenied => "path_denied",
             Code::SandboxUnavailable => "sandbox_unavailable",
+            Code::ToolDisabled => "tool_disabled",
+            Code::BlockedByHook => "blocked_by_hook",
         }
     }
 

@@ -7,6 +7,7 @@
 
 mod aliases;
 mod caps;
+mod catalog;
 mod change;
 mod cli;
 mod context;

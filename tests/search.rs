@@ -637,3 +637,47 @@ fn gzip_and_legacy_charsets_are_decoded_as_fetch_decodes_them() {
         "1. Café\n   https://cafe.example/\n   déjà vu\n"
     );
 }
+
+/// SPEC 24.3: without `LOOPR_SEARCH_PROVIDER`, the catalog's `[search]` table chooses the
+/// provider and gives its address and key; the key is sent and never shown.
+#[test]
+fn the_catalogs_search_table_chooses_the_provider_and_its_key() {
+    let env = Env::new();
+    let s = Server::start(|r| {
+        match r.path.split('?').next().unwrap() {
+        "/res/v1/web/search" => reply(
+            200,
+            "application/json",
+            json!({"type": "search", "web": {"type": "search", "results": [{"title": "Catalog hit", "url": "https://example.org/", "description": "from brave"}]}}).to_string(),
+        ),
+        _ => reply(404, "text/plain", "no"),
+    }
+    });
+    let config = env.dir.path().join("catalog.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[search]\nprovider = \"brave\"\nendpoint = \"{}\"\napi_key = \"catalog-secret-key\"\n",
+            s.url("")
+        ),
+    )
+    .unwrap();
+    let out = search(
+        &env,
+        &[("LOOPR_CONFIG", config.to_str().unwrap())],
+        json!({"query": "q"}),
+    );
+    out.assert_ok();
+    assert_eq!(out.data()["provider"], "brave");
+    assert!(out.output().contains("Catalog hit"), "{}", out.output());
+    let r = &s.requests()[0];
+    assert!(
+        r.headers
+            .iter()
+            .any(|(k, v)| k.eq_ignore_ascii_case("x-subscription-token")
+                && v == "catalog-secret-key"),
+        "{:?}",
+        r.headers
+    );
+    assert!(!out.stdout.contains("catalog-secret-key"));
+}

@@ -51,7 +51,10 @@ fn session_show_snapshot() {
           "completed": 0
         },
         "undo_depth": 1,
-        "jobs_running": 0
+        "jobs_running": 0,
+        "catalog": null,
+        "profile": null,
+        "mode": "default"
       }
     }
     "#);

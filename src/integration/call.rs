@@ -207,9 +207,14 @@ fn reply_to(g: &Globals, call: Call) -> Reply {
         id,
         shape,
     } = call;
-    let env = match dispatch::lookup(&name).filter(|_| !NOT_TOOLS.contains(&name.as_str())) {
-        Some(r) => r.run(g, input.unwrap_or_else(|| Value::Object(Map::new()))),
-        None => Envelope::failure(&name, dispatch::unknown_tool(&name), &[]),
+    let found = if NOT_TOOLS.contains(&name.as_str()) {
+        Err(g.policy.unknown(&name))
+    } else {
+        dispatch::find(&g.policy, &name)
+    };
+    let env = match found {
+        Ok(r) => r.run(g, input.unwrap_or_else(|| Value::Object(Map::new()))),
+        Err(e) => Envelope::failure(&name, e, &[]),
     };
     Reply { env, id, shape }
 }
@@ -336,7 +341,8 @@ pub fn batch(g: &Globals, stdin: &[u8], sink: Sink) -> std::result::Result<i32, 
             )),
             Ok(p) => match shapes::parse(p.value, p.duplicate) {
                 Ok(c) => {
-                    let ro = dispatch::lookup(&c.name)
+                    let ro = dispatch::find(&g.policy, &c.name)
+                        .ok()
                         .filter(|_| !NOT_TOOLS.contains(&c.name.as_str()))
                         .is_some_and(|r| {
                             r.is_read_only(c.input.as_ref().unwrap_or(&Value::Object(Map::new())))

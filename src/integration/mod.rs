@@ -10,12 +10,11 @@ pub mod shapes;
 use crate::context::Globals;
 use crate::envelope::{Envelope, Format, print_value};
 use crate::error::ToolError;
-use crate::tools;
 use call::ResultFormat;
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use serde_json::Value;
 
-pub const COMMANDS: &[&str] = &["schema", "call", "batch", "mcp"];
+pub const COMMANDS: &[&str] = &["schema", "call", "batch", "mcp", "catalog"];
 
 pub fn command(name: &str) -> Command {
     match name {
@@ -54,8 +53,60 @@ pub fn command(name: &str) -> Command {
                     .help("Declare an outputSchema per tool and add structuredContent {output, data} to results (env LOOPR_MCP_STRUCTURED=1)"),
             )
             .after_help("Register with an MCP client, e.g. Claude Code:\n  claude mcp add loopr -- loopr-tool --root /path/to/project mcp"),
+        "catalog" => Command::new("catalog")
+            .about("Print the effective catalog as TOML (defaults merged, profile applied), or check a catalog file")
+            .arg(
+                Arg::new("check")
+                    .long("check")
+                    .value_name("FILE")
+                    .help("Check FILE and list every problem as FILE:LINE:COLUMN: message (exit 2 when there is one)"),
+            )
+            .after_help("Examples:\n  loopr-tool --config examples/catalog.toml --profile plan catalog\n  loopr-tool catalog --check examples/catalog.toml"),
         _ => unreachable!("not an integration command: {name}"),
     }
+}
+
+/// `catalog` and `catalog --check FILE` (SPEC 19.2, 24.3).
+fn catalog_command(g: &Globals, m: &ArgMatches) -> i32 {
+    use std::io::Write;
+    let Some(file) = m.get_one::<String>("check") else {
+        let root = g.root.clone().unwrap_or_else(|| ".".into());
+        let text = crate::catalog::print::effective(&g.policy, &root);
+        let mut out = std::io::stdout().lock();
+        return if out.write_all(text.as_bytes()).is_ok() {
+            0
+        } else {
+            1
+        };
+    };
+    let path = std::path::Path::new(file);
+    let (_, problems) = match crate::catalog::read_file(path) {
+        Ok(r) => r,
+        Err(e) => return Envelope::failure("catalog", e, &[]).print(g.format, g.pretty),
+    };
+    if g.format == Format::Json || g.pretty {
+        if problems.is_empty() {
+            return print_value(
+                &serde_json::json!({"ok": true, "file": file, "problems": []}),
+                g.pretty,
+                0,
+            );
+        }
+        let err = crate::catalog::problems_error(path, &problems);
+        return Envelope::failure("catalog", err, &[]).print(g.format, g.pretty);
+    }
+    let mut text = String::new();
+    for p in &problems {
+        text.push_str(&format!("{file}:{}:{}: {}\n", p.line, p.column, p.message));
+    }
+    if problems.is_empty() {
+        text.push_str(&format!("{file}: ok\n"));
+        print!("{text}");
+        return 0;
+    }
+    eprint!("{text}");
+    print!("{text}");
+    2
 }
 
 /// `--result-format` of `call` and `batch` (SPEC 22.3).
@@ -95,23 +146,23 @@ pub fn run(name: &str, g: &Globals, m: &ArgMatches) -> i32 {
                 .get_many::<String>("tools")
                 .map(|v| v.collect())
                 .unwrap_or_default();
-            let mut defs = vec![];
+            // Exactly what the catalog offers, under its names (SPEC 19.2).
+            let offered = crate::dispatch::offered(&g.policy);
             for w in &wanted {
-                if tools::find(w).is_none() {
-                    let names: Vec<&str> = tools::TOOLS.iter().map(|t| t.name()).collect();
+                if !offered.iter().any(|r| r.name() == w.as_str()) {
+                    let names: Vec<&str> = offered.iter().map(|r| r.name()).collect();
                     let err = ToolError::usage(format!(
-                        "schema: no tool named `{w}`; the tools are: {}",
+                        "schema: no tool named `{w}` is offered; the tools are: {}",
                         names.join(", ")
                     ));
                     return Envelope::failure("schema", err, &[]).print(g.format, g.pretty);
                 }
             }
-            for t in tools::TOOLS
+            let defs: Vec<Value> = offered
                 .iter()
-                .filter(|t| wanted.is_empty() || wanted.iter().any(|w| *w == t.name()))
-            {
-                defs.push(schema::definition_in(*t, flavor, strict));
-            }
+                .filter(|r| wanted.is_empty() || wanted.iter().any(|w| w.as_str() == r.name()))
+                .map(|r| schema::offered_definition(r, flavor, strict))
+                .collect();
             print_value(&Value::Array(defs), g.pretty, 0)
         }
         "call" => {
@@ -155,6 +206,7 @@ pub fn run(name: &str, g: &Globals, m: &ArgMatches) -> i32 {
                 || std::env::var("LOOPR_MCP_STRUCTURED").is_ok_and(|v| v == "1" || v == "true");
             mcp::serve(g, structured)
         }
+        "catalog" => catalog_command(g, m),
         _ => unreachable!(),
     }
 }

@@ -185,11 +185,6 @@ fn unwrap_lines(s: &str) -> String {
         .join("\n\n")
 }
 
-/// A tool's definition as `schema` (non-strict) and MCP's `tools/list` give it.
-pub fn definition(tool: &dyn DynTool, flavor: Flavor) -> Value {
-    definition_in(tool, flavor, false)
-}
-
 /// A tool's definition in `flavor`, strict or not. Strict definitions say so where each API
 /// looks: OpenAI's `function.strict` (Chat Completions) or `strict` (Responses), Anthropic's
 /// tool-level `strict`. MCP has no such flag; its strict schemas are just the strict form.
@@ -231,6 +226,24 @@ pub fn definition_in(tool: &dyn DynTool, flavor: Flavor, strict: bool) -> Value 
             })
         }
     }
+}
+
+/// The definition of a name the catalog offers: the tool's, under the catalog's name and with
+/// its description (SPEC 19.2).
+pub fn offered_definition(r: &crate::dispatch::Resolved, flavor: Flavor, strict: bool) -> Value {
+    let mut def = definition_in(r.tool, flavor, strict);
+    rename(&mut def, flavor, r.name(), &r.description());
+    def
+}
+
+/// Puts `name` and `description` where `flavor` keeps them.
+pub fn rename(def: &mut Value, flavor: Flavor, name: &str, description: &str) {
+    let at = match flavor {
+        Flavor::OpenAi => &mut def["function"],
+        _ => def,
+    };
+    at["name"] = name.into();
+    at["description"] = description.into();
 }
 
 /// `{name, description, <schema_key>: schema}`, and `strict: true` when strict: an absent

@@ -8,6 +8,7 @@
 //! read or written.
 
 pub mod beneath;
+pub mod rules;
 
 use crate::context::Ctx;
 use crate::error::{Code, Result, ToolError};
@@ -151,7 +152,36 @@ fn resolve_with(ctx: &Ctx, field: &str, given: &str, follow_last: bool) -> Resul
     };
     let shown = ctx.show(&joined, Some(&real));
     deny_state(ctx, field, &real, &shown)?;
+    apply_rules(ctx, field, &real, &shown)?;
     Ok(Resolved { shown, real, at })
+}
+
+/// The catalog's `paths` rules (SPEC 19.2), on the resolved path, after symlinks: a denied path
+/// is `path_denied` for every tool; a read-only one for every call that changes files.
+fn apply_rules(ctx: &Ctx, field: &str, real: &Path, shown: &str) -> Result<()> {
+    let Some(rules) = ctx.rules() else {
+        return Ok(());
+    };
+    let is_dir = std::fs::metadata(real).is_ok_and(|m| m.is_dir());
+    let why = match rules.judge(real, is_dir) {
+        rules::Verdict::Free => return Ok(()),
+        rules::Verdict::ReadOnly if !ctx.call.changes_files => return Ok(()),
+        rules::Verdict::ReadOnly => {
+            "is read-only under the catalog's paths.read_only: tools may read it, never change it"
+        }
+        rules::Verdict::Denied => {
+            "is denied by the catalog's paths.deny: no tool reads, lists or changes it"
+        }
+    };
+    let mut err = ToolError::new(Code::PathDenied, format!("{shown} {why}"))
+        .with("path", shown)
+        .with("field", field)
+        .hint("Work on other paths; the catalog decides which paths tools may touch.");
+    if real.to_string_lossy() != ctx.root_real.join(shown).to_string_lossy() {
+        // Reached through a link: say where it leads, so the refusal is not a riddle.
+        err = err.with("resolved", ctx.show(real, Some(real)));
+    }
+    Err(err)
 }
 
 /// The state dir holds the journal, read records and job records: a tool that could write

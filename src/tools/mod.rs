@@ -3,6 +3,7 @@
 
 use crate::tool::DynTool;
 
+pub mod command;
 pub mod delete;
 pub mod edit;
 pub mod fetch;

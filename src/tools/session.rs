@@ -125,6 +125,21 @@ fn show(ctx: &Ctx, lock: &StateLock) -> Result<Success> {
         ctx.session,
         state::session_dir(ctx).display()
     );
+    // The catalog in use (SPEC 19.1), and one found inside the root and not used.
+    let policy = &ctx.policy;
+    if let Some(f) = &policy.source {
+        let mut line = format!("Catalog: {}", f.display());
+        if let Some(p) = &policy.profile {
+            line.push_str(&format!(" (profile {p})"));
+        }
+        out.push_str(&line);
+        out.push('\n');
+    } else if let Some(f) = &policy.ignored {
+        out.push_str(&format!(
+            "Catalog: none ({} is inside the root: used only when named with --config)\n",
+            f.display()
+        ));
+    }
     out.push_str(&format!("Read files: {reads_total}\n"));
     if reads_total > list.len() {
         out.push_str(&format!("  (the {} most recent are listed)\n", list.len()));
@@ -153,6 +168,9 @@ fn show(ctx: &Ctx, lock: &StateLock) -> Result<Success> {
             "todos": todos,
             "undo_depth": undo_depth,
             "jobs_running": jobs_running,
+            "catalog": policy.source.as_ref().map(|f| f.to_string_lossy()),
+            "profile": policy.profile,
+            "mode": policy.mode,
         }),
     ))
 }

@@ -90,6 +90,8 @@ pub struct Plan<'a> {
     pub max_depth: Option<usize>,
     /// Never entered: the state dir when it lies below the base (SPEC 23.6).
     pub skip: Option<&'a Path>,
+    /// The catalog's denied paths: skipped silently, as if absent (SPEC 19.2).
+    pub deny: Option<&'a crate::sandbox::rules::Rules>,
     /// With `hidden` off, hidden names this accepts are walked (glob's dot components).
     pub hidden_allow: Option<HiddenAllow>,
 }
@@ -287,6 +289,9 @@ fn one_dir<F: FnMut(&Entry)>(
         let path = work.path.join(&name);
         if plan.rules.skips(level.as_ref(), &path, kind == Kind::Dir)
             || plan.skip == Some(path.as_path())
+            || plan.deny.is_some_and(|d| {
+                d.judge(&path, kind == Kind::Dir) == crate::sandbox::rules::Verdict::Denied
+            })
         {
             continue;
         }

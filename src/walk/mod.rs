@@ -54,6 +54,8 @@ pub struct Base {
     at: Option<Arc<Walked>>,
     /// The state dir when it lies below the base: the walk never enters it (SPEC 23.6).
     pub skip: Option<PathBuf>,
+    /// The catalog's denied paths: skipped silently, as if absent (SPEC 19.2).
+    pub deny: Option<Arc<crate::sandbox::rules::Rules>>,
 }
 
 /// Resolves `path` (default the root) inside the sandbox and checks that it exists.
@@ -77,6 +79,7 @@ pub fn base(ctx: &Ctx, given: Option<&str>) -> Result<Base> {
         kind,
         at,
         skip,
+        deny: ctx.rules_shared(),
     })
 }
 
@@ -251,6 +254,7 @@ pub fn run_parallel<F>(
         ),
         max_depth: o.max_depth,
         skip: base.skip.as_deref(),
+        deny: base.deny.as_deref(),
         hidden_allow: (!o.hidden).then(|| o.hidden_allow.clone()).flatten(),
     };
     handles::run(&plan, base, fd, problems, control, make);

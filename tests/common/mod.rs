@@ -158,6 +158,10 @@ impl Env {
             "BRAVE_API_KEY",
             "TAVILY_API_KEY",
             "SEARXNG_URL",
+            "XDG_CONFIG_HOME",
+            "LOOPR_CONFIG",
+            "LOOPR_PROFILE",
+            "LOOPR_READ_ONLY",
         ] {
             c.env_remove(var);
         }

@@ -20,7 +20,6 @@ use super::sched::Scheduler;
 use crate::context::Globals;
 use crate::control::Control;
 use crate::dispatch::{self, Resolved};
-use crate::tools;
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 use std::io::BufRead;
@@ -48,6 +47,8 @@ struct Server {
     out: Out,
     sched: Scheduler,
     structured: bool,
+    /// The catalog: what tools/list offers and tools/call admits.
+    policy: std::sync::Arc<crate::catalog::Policy>,
     /// The globals calls run with; the root may come from the client (roots).
     globals: Mutex<Globals>,
     /// The root was given (--root, LOOPR_ROOT): the client's roots are not asked for.
@@ -135,6 +136,7 @@ pub fn serve(g: &Globals, structured: bool) -> i32 {
         out: Out::stdout(),
         sched: Scheduler::new(),
         structured,
+        policy: g.policy.clone(),
         globals: Mutex::new(g.clone()),
         root_given: g.root.is_some(),
         client_has_roots: AtomicBool::new(false),
@@ -352,9 +354,9 @@ impl Server {
             }
             "ping" | "logging/setLevel" => self.out.result(&id, complete(json!({}), false)),
             "tools/list" => {
-                let list: Vec<Value> = tools::TOOLS
+                let list: Vec<Value> = dispatch::offered(&self.policy)
                     .iter()
-                    .map(|t| wire::definition(*t, self.structured))
+                    .map(|r| wire::definition(r, self.structured))
                     .collect();
                 self.out.result(&id, complete(json!({"tools": list}), true));
             }
@@ -485,10 +487,19 @@ impl Server {
                 .out
                 .error(&id, INVALID_PARAMS, "params.arguments must be an object");
         }
-        let Some(resolved) = dispatch::lookup(name) else {
-            return self
-                .out
-                .error(&id, INVALID_PARAMS, &format!("unknown tool: {name}"));
+        // A tool that exists but is not offered answers isError with tool_disabled (its call
+        // runs into the refusal); -32602 is for names that exist nowhere (SPEC 24.7).
+        let resolved = match dispatch::find(&self.policy, name) {
+            Ok(r) => r,
+            Err(e) if e.code == crate::error::Code::ToolDisabled => {
+                let env = crate::envelope::Envelope::failure(name, e, &[]);
+                return self.out.tool_result(&id, env, self.structured, stateless);
+            }
+            Err(_) => {
+                return self
+                    .out
+                    .error(&id, INVALID_PARAMS, &format!("unknown tool: {name}"));
+            }
         };
         let token = params
             .pointer("/_meta/progressToken")
@@ -524,7 +535,7 @@ impl Server {
         });
         self.sched.finish(c.seq);
         // A cancelled request gets no response (MCP), whatever became of it.
-        if let (Some(env), false) = (envelope, c.control.is_cancelled()) {
+        if let (Some(env), false) = (envelope, c.control.client_cancelled()) {
             self.out
                 .tool_result(&c.id, env, self.structured, c.stateless);
         }
@@ -546,7 +557,7 @@ impl Server {
         std::thread::spawn(move || {
             let mut last = 0u64;
             while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(PROGRESS_EVERY) {
-                if control.is_cancelled() {
+                if control.client_cancelled() {
                     return;
                 }
                 let p = control.progress();

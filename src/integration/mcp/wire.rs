@@ -6,7 +6,6 @@
 
 use super::super::schema::{self, Flavor};
 use crate::envelope::{Body, Envelope};
-use crate::tool::DynTool;
 use serde_json::{Value, json};
 use std::io::{self, BufWriter, Stdout, Write};
 use std::sync::Mutex;
@@ -144,8 +143,9 @@ fn output_schema() -> Value {
 /// A tool as `tools/list` shows it. Claude Code defers MCP tools behind a tool search unless a
 /// tool opts out, and writes results over 50,000 characters to a file: `_meta` asks for neither
 /// (SPEC 24.5).
-pub fn definition(tool: &dyn DynTool, structured: bool) -> Value {
-    let mut def = schema::definition(tool, Flavor::Mcp);
+pub fn definition(r: &crate::dispatch::Resolved, structured: bool) -> Value {
+    let tool = r.tool;
+    let mut def = schema::offered_definition(r, Flavor::Mcp, false);
     def["_meta"] = json!({
         "anthropic/alwaysLoad": true,
         "anthropic/maxResultSizeChars": tool.output_cap().min(500_000),

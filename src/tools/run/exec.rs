@@ -39,6 +39,9 @@ pub struct Spec {
     pub confine: Confinement,
     /// `workspace-write`'s private TMPDIR, removed when the command is over.
     pub tmpdir: Option<PathBuf>,
+    /// The niceness the command runs at (a catalog's heavy lane: 10).
+    #[serde(default)]
+    pub nice: Option<i32>,
 }
 
 /// The environment that makes a command non-interactive by construction (SPEC §15); the
@@ -133,10 +136,17 @@ pub fn spawn(spec: &Spec) -> Result<Running, Refusal> {
         Stdio::null()
     });
     let theirs_fd = theirs.as_raw_fd();
-    // SAFETY: setsid, dup2 and fcntl are async-signal-safe and touch only this child.
+    let nice = spec.nice;
+    // SAFETY: setsid, setpriority, dup2 and fcntl are async-signal-safe and touch only this
+    // child.
     unsafe {
         cmd.pre_exec(move || {
             rustix::process::setsid()?;
+            if let Some(n) = nice
+                && libc::setpriority(libc::PRIO_PROCESS, 0, n) < 0
+            {
+                return Err(std::io::Error::last_os_error());
+            }
             let r = if theirs_fd == keeper::FD {
                 libc::fcntl(theirs_fd, libc::F_SETFD, 0)
             } else {

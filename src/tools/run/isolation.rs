@@ -30,10 +30,40 @@ pub struct Isolation {
 
 /// The floor set by `--sandbox` / `LOOPR_RUN_SANDBOX` (the cli checked its spelling).
 fn floor(ctx: &Ctx) -> Mode {
+    let given = given_floor(ctx);
+    // The catalog's `[run]`, profile and tool `sandbox` are floors too; the strongest holds.
+    let catalog = ctx
+        .policy
+        .sandbox_floors(ctx.call.entry.as_ref())
+        .filter_map(Mode::parse)
+        .max();
+    given.max(catalog.unwrap_or_default())
+}
+
+/// The `--sandbox` floor alone: the catalog's hooks run unsandboxed unless their own
+/// `sandbox` says otherwise (SPEC 24.7), whatever floor the tool they wrap has.
+pub fn given_floor(ctx: &Ctx) -> Mode {
     ctx.run_sandbox
         .as_deref()
         .and_then(Mode::parse)
         .unwrap_or_default()
+}
+
+/// `[run] writable_roots` (SPEC 24.7): more directories `workspace-write` may write (a
+/// toolchain's cache); relative ones are under the root, `~/` is HOME.
+fn writable_roots(ctx: &Ctx) -> Vec<PathBuf> {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    ctx.policy
+        .catalog
+        .run
+        .writable_roots
+        .iter()
+        .filter_map(|w| match (w.strip_prefix("~/"), &home) {
+            (Some(rest), Some(h)) => Some(h.join(rest)),
+            (Some(_), None) => None,
+            (None, _) => Some(ctx.root_real.join(w)),
+        })
+        .collect()
 }
 
 impl Isolation {
@@ -43,12 +73,22 @@ impl Isolation {
         fallback: Option<Fallback>,
         network_none: bool,
     ) -> Result<Isolation> {
-        let floor = floor(ctx);
+        Isolation::decide_under(ctx, floor(ctx), asked, fallback, network_none)
+    }
+
+    /// As `decide`, under a given floor.
+    pub fn decide_under(
+        ctx: &Ctx,
+        floor: Mode,
+        asked: Option<Mode>,
+        fallback: Option<Fallback>,
+        network_none: bool,
+    ) -> Result<Isolation> {
         if let Some(a) = asked.filter(|&a| a < floor) {
             return Err(ToolError::invalid(
                 "sandbox",
                 format!(
-                    "sandbox \"{}\" is weaker than \"{}\", the floor this loopr-tool was started with (--sandbox / LOOPR_RUN_SANDBOX)",
+                    "sandbox \"{}\" is weaker than \"{}\", the floor this loopr-tool was started with (--sandbox / LOOPR_RUN_SANDBOX, or the catalog's sandbox)",
                     a.name(),
                     floor.name()
                 ),
@@ -125,6 +165,7 @@ impl Isolation {
             let writable = match self.mode {
                 Mode::WorkspaceWrite => std::iter::once(ctx.root_real.clone())
                     .chain(self.tmpdir.clone())
+                    .chain(writable_roots(ctx))
                     .collect(),
                 _ => vec![],
             };

@@ -22,6 +22,7 @@ pub mod signals;
 pub mod supervisor;
 
 use crate::caps;
+use crate::catalog::Lane;
 use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Code, Result, ToolError};
@@ -62,7 +63,8 @@ pub struct Input {
     pub command: String,
     /// Milliseconds before the command and everything it started are ended (SIGTERM, then
     /// SIGKILL after 2 s). A background job has no time limit unless this is given.
-    #[schemars(range(min = 1, max = 600_000), extend("default" = 120_000))]
+    /// At most 600000, or 3600000 in a catalog's heavy lane.
+    #[schemars(range(min = 1, max = 3_600_000), extend("default" = 120_000))]
     pub timeout_ms: Option<u64>,
     /// Working directory, inside the sandbox. Default: the root.
     pub cwd: Option<String>,
@@ -179,6 +181,32 @@ Output over 30,000 characters keeps its start and its end with a line saying how
             .with("rule", rule.name())
             .hint("If this is really intended, a person can rerun it with --allow-dangerous (LOOPR_ALLOW_DANGEROUS=1); otherwise narrow the command (e.g. a path inside the project)."));
         }
+        let lane = ctx.call.lane();
+        let max_timeout = if lane == Lane::Heavy {
+            crate::catalog::grammar::MAX_TIMEOUT_MS
+        } else {
+            crate::catalog::grammar::RUN_MAX_TIMEOUT_MS
+        };
+        if let Some(t) = input.timeout_ms.filter(|&t| t > max_timeout) {
+            return Err(ToolError::invalid(
+                "timeout_ms",
+                format!(
+                    "timeout_ms is {t}; the most a command may take here is {max_timeout} (3600000 only in a catalog's heavy lane)"
+                ),
+            ));
+        }
+        // The catalog's no-net lane runs commands without the network (SPEC 19.2).
+        let network = match (lane, input.network) {
+            (Lane::NoNet, Some(Network::Inherit)) => {
+                return Err(ToolError::invalid(
+                    "network",
+                    format!("`{}` is in the catalog's no-net lane: its commands run without the network", ctx.call.name),
+                )
+                .hint("Leave `network` out (or give \"none\"); the catalog decides which tools may reach the network."));
+            }
+            (Lane::NoNet, _) => Network::None,
+            (_, n) => n.unwrap_or_default(),
+        };
         let description = input
             .description
             .filter(|d| !d.trim().is_empty())
@@ -187,7 +215,7 @@ Output over 30,000 characters keeps its start and its end with a line saying how
             ctx,
             input.sandbox,
             input.sandbox_fallback,
-            input.network.unwrap_or_default() == Network::None,
+            network == Network::None,
         )?;
         if let Some(t) = &iso.tmpdir {
             // Before the caller's env, which may name its own.
@@ -201,6 +229,8 @@ Output over 30,000 characters keeps its start and its end with a line saying how
             timeout_ms: input.timeout_ms,
             confine: iso.confinement(ctx),
             tmpdir: iso.tmpdir.clone(),
+            // A heavy lane's commands yield the machine to the rest (SPEC 19.2).
+            nice: (lane == Lane::Heavy).then_some(10),
         };
         let job = Job {
             id: String::new(),
@@ -305,38 +335,56 @@ pub fn budget(job: &Job) -> usize {
     caps::RUN - RESERVE - job.description.as_ref().map_or(0, |d| d.chars().count())
 }
 
-fn foreground(ctx: &Ctx, job: Job, spec: Spec, sandbox: serde_json::Value) -> Result<Success> {
-    let job = record::begin(ctx, job).inspect_err(|_| {
-        isolation::remove_tmpdir(spec.tmpdir.as_ref());
-    })?;
-    let mut capture = Capture::new(open_log(ctx, &job.id), budget(&job));
+/// Runs `spec` to its end in the foreground, its output into `capture`: the one way a command
+/// runs here, for `run` and for the catalog's hooks and command tools (SPEC 19.2: "as run runs
+/// commands" — no terminal, the timeout, the whole tree ended). `control` may cancel it.
+pub fn to_end(
+    ctx: &Ctx,
+    spec: &Spec,
+    capture: &mut Capture,
+    control: &crate::control::Control,
+) -> Result<Outcome> {
     if let Err(e) = proc::set_subreaper(true) {
         ctx.warn(format!("could not become the child subreaper ({e}); the keeper still ends what the command leaves"));
     }
     // SIGTERM, SIGINT or SIGHUP from now on end the command, not us (SPEC 23.7).
     let trap = signals::Trap::set(signals::INTERRUPTS)
         .map_err(|e| ToolError::new(Code::IoError, format!("could not trap signals: {e}")));
-    let running = trap.and_then(|t| Ok((exec::spawn(&spec).map_err(isolation::refused)?, t)));
+    let running = trap.and_then(|t| Ok((exec::spawn(spec).map_err(isolation::refused)?, t)));
     let (running, trap) = match running {
         Ok(r) => r,
         Err(e) => {
             let _ = proc::set_subreaper(false);
-            let _ = record::forget(ctx, &job.id);
-            isolation::remove_tmpdir(spec.tmpdir.as_ref());
             return Err(e);
         }
     };
     let outcome = exec::finish(
         running,
-        &mut capture,
+        capture,
         spec.timeout_ms.or(Some(120_000)).map(Duration::from_millis),
-        &ctx.control,
+        control,
         Some(&trap),
     );
     drop(trap);
     // Clearing it matters in a long-lived process (batch, mcp): a background job's supervisor,
     // orphaned on purpose, must go to init and not come back to us.
     let _ = proc::set_subreaper(false);
+    Ok(outcome)
+}
+
+fn foreground(ctx: &Ctx, job: Job, spec: Spec, sandbox: serde_json::Value) -> Result<Success> {
+    let job = record::begin(ctx, job).inspect_err(|_| {
+        isolation::remove_tmpdir(spec.tmpdir.as_ref());
+    })?;
+    let mut capture = Capture::new(open_log(ctx, &job.id), budget(&job));
+    let outcome = match to_end(ctx, &spec, &mut capture, &ctx.control) {
+        Ok(o) => o,
+        Err(e) => {
+            let _ = record::forget(ctx, &job.id);
+            isolation::remove_tmpdir(spec.tmpdir.as_ref());
+            return Err(e);
+        }
+    };
     isolation::remove_tmpdir(spec.tmpdir.as_ref());
     let captured = capture.finish(&page_hint(&job.id));
     let saved = record::update(ctx, &job.id, |j| settle(j, &outcome, captured.total))?;

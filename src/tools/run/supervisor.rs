@@ -160,6 +160,7 @@ pub fn main() -> i32 {
         run_sandbox: None,
         format: Format::Json,
         pretty: false,
+        policy: Default::default(),
     };
     let Ok(ctx) = Ctx::new(&g) else {
         answer("err {\"message\":\"the root or state directory is gone\"}");

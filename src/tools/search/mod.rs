@@ -157,7 +157,7 @@ The provider is chosen by the user (DuckDuckGo unless a Brave or Tavily key or a
         let timeout_ms = input.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS);
         let allowed = domains("allowed_domains", input.allowed_domains.unwrap_or_default())?;
         let blocked = domains("blocked_domains", input.blocked_domains.unwrap_or_default())?;
-        let chosen = provider::choose(&|k| std::env::var(k).ok(), catalog_search().as_ref())?;
+        let chosen = provider::choose(&|k| std::env::var(k).ok(), catalog_search(ctx).as_ref())?;
         if chosen.provider == Provider::DuckDuckGo
             && query.chars().count() > duckduckgo::MAX_QUERY_CHARS
         {
@@ -217,10 +217,14 @@ The provider is chosen by the user (DuckDuckGo unless a Brave or Tavily key or a
     }
 }
 
-/// The catalog's `[search]` table, once the catalog module (issue 19) hands it over; until
-/// then there is none, and the environment alone decides.
-fn catalog_search() -> Option<CatalogSearch> {
-    None
+/// The catalog's `[search]` table (SPEC 24.3), when it sets anything.
+fn catalog_search(ctx: &Ctx) -> Option<CatalogSearch> {
+    let s = &ctx.policy.catalog.search;
+    (s.provider.is_some() || s.endpoint.is_some() || s.api_key.is_some()).then(|| CatalogSearch {
+        provider: s.provider.clone(),
+        endpoint: s.endpoint.clone(),
+        api_key: s.api_key.clone(),
+    })
 }
 
 /// Domain filter entries as host names: `https://Docs.RS/x` → `docs.rs`, `*.example.org` →

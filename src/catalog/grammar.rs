@@ -1,0 +1,552 @@
+//! The catalog's grammar as one table (SPEC 24.7), and the reader that checks a file against it.
+//!
+//! The file is parsed into toml's spanned tree, not through serde: serde stops at the first
+//! problem, and `catalog --check` must list every one with its line and column (24.3). Each
+//! table's keys are looked up in `TABLES`; anything else is an unknown key.
+
+use super::{Catalog, Hook, Lane, Mode, Profile, ToolEntry};
+use serde::Serialize;
+use std::ops::Range;
+use toml::Spanned;
+use toml::de::{DeTable, DeValue};
+
+/// What a key holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Str,
+    /// A positive integer.
+    Int,
+    Bool,
+    StrList,
+    /// One of the listed words.
+    Word(&'static [&'static str]),
+}
+
+const SANDBOX: Kind = Kind::Word(&["none", "workspace-write", "read-only"]);
+const LANE: Kind = Kind::Word(&["no-net", "net", "heavy"]);
+const MODE: Kind = Kind::Word(&["default", "read-only"]);
+const PROVIDER: Kind = Kind::Word(&["brave", "tavily", "searxng", "duckduckgo"]);
+
+/// The grammar: every table and the keys each may hold. `[tools.NAME]` and `[profiles.NAME]`
+/// are tables of such tables; `[[hooks.pre]]` / `[[hooks.post]]` arrays of them.
+const TOOL_KEYS: &[(&str, Kind)] = &[
+    ("lane", LANE),
+    ("timeout_ms", Kind::Int),
+    ("max_output_bytes", Kind::Int),
+    ("description", Kind::Str),
+    ("enabled", Kind::Bool),
+    ("command", Kind::Str),
+    ("sandbox", SANDBOX),
+];
+const PROFILE_KEYS: &[(&str, Kind)] = &[
+    ("tools", Kind::StrList),
+    ("mode", MODE),
+    ("sandbox", SANDBOX),
+];
+const PATHS_KEYS: &[(&str, Kind)] = &[("deny", Kind::StrList), ("read_only", Kind::StrList)];
+const RUN_KEYS: &[(&str, Kind)] = &[("sandbox", SANDBOX), ("writable_roots", Kind::StrList)];
+const HOOK_KEYS: &[(&str, Kind)] = &[
+    ("tools", Kind::StrList),
+    ("matcher", Kind::Str),
+    ("files", Kind::StrList),
+    ("command", Kind::Str),
+    ("timeout_ms", Kind::Int),
+    ("sandbox", SANDBOX),
+];
+const SEARCH_KEYS: &[(&str, Kind)] = &[
+    ("provider", PROVIDER),
+    ("endpoint", Kind::Str),
+    ("api_key", Kind::Str),
+];
+const PROJECT_KEYS: &[(&str, Kind)] = &[
+    ("build", Kind::Str),
+    ("test", Kind::Str),
+    ("validate", Kind::Str),
+];
+const TOP_KEYS: &[&str] = &[
+    "tools", "profiles", "paths", "run", "hooks", "search", "project",
+];
+
+/// The longest time limit a catalog may give: a heavy lane's command (SPEC 19.2).
+pub const MAX_TIMEOUT_MS: u64 = 3_600_000;
+/// run's own maximum outside the heavy lane (SPEC 15, 24.3).
+pub const RUN_MAX_TIMEOUT_MS: u64 = 600_000;
+
+/// One problem in a catalog file, 1-based, pointing at the key (SPEC 24.3).
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Problem {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+/// A checked value.
+enum Val {
+    Str(String),
+    Int(u64),
+    Bool(bool),
+    List(Vec<String>),
+}
+
+struct Reader<'s> {
+    src: &'s str,
+    problems: Vec<Problem>,
+}
+
+/// The checked keys of one table, each with the span of its key.
+struct Fields {
+    vals: Vec<(String, Val, Range<usize>)>,
+}
+
+impl Fields {
+    fn take(&mut self, key: &str) -> Option<(Val, Range<usize>)> {
+        let i = self.vals.iter().position(|(k, _, _)| k == key)?;
+        let (_, v, span) = self.vals.remove(i);
+        Some((v, span))
+    }
+    fn str(&mut self, key: &str) -> Option<String> {
+        match self.take(key)?.0 {
+            Val::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+    fn str_at(&mut self, key: &str) -> Option<(String, Range<usize>)> {
+        match self.take(key)? {
+            (Val::Str(s), span) => Some((s, span)),
+            _ => None,
+        }
+    }
+    fn int_at(&mut self, key: &str) -> Option<(u64, Range<usize>)> {
+        match self.take(key)? {
+            (Val::Int(n), span) => Some((n, span)),
+            _ => None,
+        }
+    }
+    fn bool(&mut self, key: &str) -> Option<bool> {
+        match self.take(key)?.0 {
+            Val::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+    fn list_at(&mut self, key: &str) -> Option<(Vec<String>, Range<usize>)> {
+        match self.take(key)? {
+            (Val::List(l), span) => Some((l, span)),
+            _ => None,
+        }
+    }
+    fn list(&mut self, key: &str) -> Vec<String> {
+        self.list_at(key).map(|(l, _)| l).unwrap_or_default()
+    }
+}
+
+/// 1-based line and column (in characters) of byte `at` in `src`.
+pub fn line_column(src: &str, at: usize) -> (usize, usize) {
+    let mut at = at.min(src.len());
+    while !src.is_char_boundary(at) {
+        at -= 1;
+    }
+    let before = &src[..at];
+    let line = before.matches('\n').count() + 1;
+    let start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[start..].chars().count() + 1)
+}
+
+impl Reader<'_> {
+    fn problem(&mut self, span: &Range<usize>, message: impl Into<String>) {
+        let (line, column) = line_column(self.src, span.start);
+        self.problems.push(Problem {
+            line,
+            column,
+            message: message.into(),
+        });
+    }
+
+    /// Checks `table` (named `what` in messages) against `keys`.
+    fn fields(&mut self, table: &DeTable, what: &str, keys: &[(&str, Kind)]) -> Fields {
+        let mut vals = vec![];
+        for (k, v) in table.iter() {
+            let name = k.get_ref().as_ref();
+            let span = k.span();
+            let Some((_, kind)) = keys.iter().find(|(n, _)| *n == name) else {
+                let known: Vec<&str> = keys.iter().map(|(n, _)| *n).collect();
+                self.problem(
+                    &span,
+                    format!(
+                        "unknown key `{name}` in {what}; it takes: {}",
+                        known.join(", ")
+                    ),
+                );
+                continue;
+            };
+            if let Some(val) = self.value(v, *kind, &format!("{what}: `{name}`")) {
+                vals.push((name.to_string(), val, span));
+            }
+        }
+        Fields { vals }
+    }
+
+    fn value(&mut self, v: &Spanned<DeValue>, kind: Kind, what: &str) -> Option<Val> {
+        let span = v.span();
+        let got = v.get_ref();
+        match (kind, got) {
+            (Kind::Str, DeValue::String(s)) => Some(Val::Str(s.to_string())),
+            (Kind::Word(words), DeValue::String(s)) => {
+                if words.contains(&s.as_ref()) {
+                    Some(Val::Str(s.to_string()))
+                } else {
+                    self.problem(
+                        &span,
+                        format!("{what} is {s:?}; use one of: {}", words.join(", ")),
+                    );
+                    None
+                }
+            }
+            (Kind::Bool, DeValue::Boolean(b)) => Some(Val::Bool(*b)),
+            (Kind::Int, DeValue::Integer(i)) => {
+                let digits = i.as_str().replace('_', "");
+                match u64::from_str_radix(&digits, i.radix()) {
+                    Ok(n) if n > 0 => Some(Val::Int(n)),
+                    _ => {
+                        self.problem(&span, format!("{what} must be a positive integer"));
+                        None
+                    }
+                }
+            }
+            (Kind::StrList, DeValue::Array(items)) => {
+                let mut out = vec![];
+                for item in items.iter() {
+                    match item.get_ref() {
+                        DeValue::String(s) => out.push(s.to_string()),
+                        other => {
+                            self.problem(
+                                &item.span(),
+                                format!("{what} holds strings, not a {}", other.type_str()),
+                            );
+                            return None;
+                        }
+                    }
+                }
+                Some(Val::List(out))
+            }
+            (kind, other) => {
+                let want = match kind {
+                    Kind::Str | Kind::Word(_) => "a string",
+                    Kind::Int => "an integer",
+                    Kind::Bool => "true or false",
+                    Kind::StrList => "an array of strings",
+                };
+                self.problem(
+                    &span,
+                    format!("{what} must be {want}, not a {}", other.type_str()),
+                );
+                None
+            }
+        }
+    }
+
+    /// The table under `key`, or a problem when it is something else.
+    fn sub<'t>(&mut self, v: &'t Spanned<DeValue<'t>>, what: &str) -> Option<&'t DeTable<'t>> {
+        match v.get_ref() {
+            DeValue::Table(t) => Some(t),
+            other => {
+                self.problem(
+                    &v.span(),
+                    format!("{what} must be a table, not a {}", other.type_str()),
+                );
+                None
+            }
+        }
+    }
+}
+
+/// Reads a catalog's text: the catalog as far as it could be read, and every problem.
+pub fn read(src: &str) -> (Catalog, Vec<Problem>) {
+    let (doc, errors) = DeTable::parse_recoverable(src);
+    let mut r = Reader {
+        src,
+        problems: vec![],
+    };
+    for e in &errors {
+        let span = e.span().unwrap_or(0..0);
+        r.problem(&span, format!("TOML: {}", e.message().trim()));
+    }
+    let mut cat = Catalog::default();
+    // Keys in file order: toml's map keeps them sorted, the spans say where each was.
+    let mut top: Vec<_> = doc.get_ref().iter().collect();
+    top.sort_by_key(|(k, _)| k.span().start);
+    for (k, v) in top {
+        let name = k.get_ref().as_ref();
+        match name {
+            "tools" => read_tools(&mut r, v, &mut cat),
+            "profiles" => read_profiles(&mut r, v, &mut cat),
+            "paths" => {
+                if let Some(t) = r.sub(v, "[paths]") {
+                    let mut f = r.fields(t, "[paths]", PATHS_KEYS);
+                    for (key, into) in [
+                        ("deny", &mut cat.paths.deny),
+                        ("read_only", &mut cat.paths.read_only),
+                    ] {
+                        let Some((list, span)) = f.list_at(key) else {
+                            continue;
+                        };
+                        for pat in &list {
+                            if let Err(e) = crate::sandbox::rules::check_pattern(pat) {
+                                r.problem(&span, format!("[paths] {key}: {e}"));
+                            }
+                        }
+                        *into = list;
+                    }
+                }
+            }
+            "run" => {
+                if let Some(t) = r.sub(v, "[run]") {
+                    let mut f = r.fields(t, "[run]", RUN_KEYS);
+                    cat.run.sandbox = f.str("sandbox");
+                    cat.run.writable_roots = f.list("writable_roots");
+                }
+            }
+            "hooks" => read_hooks(&mut r, v, &mut cat),
+            "search" => {
+                if let Some(t) = r.sub(v, "[search]") {
+                    let mut f = r.fields(t, "[search]", SEARCH_KEYS);
+                    cat.search.provider = f.str("provider");
+                    cat.search.endpoint = f.str("endpoint");
+                    cat.search.api_key = f.str("api_key");
+                }
+            }
+            "project" => {
+                if let Some(t) = r.sub(v, "[project]") {
+                    let mut f = r.fields(t, "[project]", PROJECT_KEYS);
+                    cat.project.build = f.str("build");
+                    cat.project.test = f.str("test");
+                    cat.project.validate = f.str("validate");
+                }
+            }
+            other => r.problem(
+                &k.span(),
+                format!(
+                    "unknown table `{other}`; a catalog holds: {}",
+                    TOP_KEYS.join(", ")
+                ),
+            ),
+        }
+    }
+    check_names(&mut r, &cat);
+    r.problems.sort_by_key(|p| (p.line, p.column));
+    (cat, r.problems)
+}
+
+fn read_tools(r: &mut Reader, v: &Spanned<DeValue>, cat: &mut Catalog) {
+    let Some(t) = r.sub(v, "[tools]") else { return };
+    let mut entries: Vec<_> = t.iter().collect();
+    entries.sort_by_key(|(k, _)| k.span().start);
+    for (k, v) in entries {
+        let name = k.get_ref().to_string();
+        let what = format!("[tools.{name}]");
+        let Some(table) = r.sub(v, &what) else {
+            continue;
+        };
+        let mut f = r.fields(table, &what, TOOL_KEYS);
+        let key_span = k.span();
+        let lane = f
+            .str("lane")
+            .map(|l| Lane::parse(&l).expect("checked by the grammar"));
+        let timeout = f.int_at("timeout_ms");
+        let entry = ToolEntry {
+            name: name.clone(),
+            lane,
+            timeout_ms: timeout.as_ref().map(|(n, _)| *n),
+            max_output_bytes: f.int_at("max_output_bytes").map(|(n, _)| n),
+            description: f.str("description"),
+            enabled: f.bool("enabled").unwrap_or(true),
+            command: f.str("command"),
+            sandbox: f.str("sandbox"),
+        };
+        check_tool(r, &entry, &key_span, timeout.map(|(_, s)| s));
+        cat.tools.push(entry);
+    }
+}
+
+/// What a tool key may be (SPEC 19.1, 24.3): one of ours or an alias; a command tool of its own
+/// (`command`), or seed 001's `build`, `test` and `validate`, whose command is found.
+fn check_tool(r: &mut Reader, e: &ToolEntry, key: &Range<usize>, timeout_at: Option<Range<usize>>) {
+    let runs = super::target_tool(&e.name);
+    match (runs, &e.command) {
+        (Some(t), Some(_)) => r.problem(
+            key,
+            format!("[tools.{}] names loopr-tool's `{t}`, so it cannot have a `command`; give the command tool a name of its own", e.name),
+        ),
+        (None, None) if !super::PROJECT_COMMANDS.contains(&e.name.as_str()) => r.problem(
+            key,
+            format!("[tools.{}]: no tool or alias is named `{}`; give it a `command` to make it a command tool (build, test and validate find theirs)", e.name, e.name),
+        ),
+        _ => {}
+    }
+    let run_like = e.is_command() || runs == Some("run");
+    if e.lane == Some(Lane::NoNet) && matches!(runs, Some("fetch" | "search")) {
+        r.problem(
+            key,
+            format!(
+                "[tools.{}]: {} needs the network, so it cannot be in the no-net lane",
+                e.name,
+                runs.unwrap_or("")
+            ),
+        );
+    }
+    if let (Some(n), Some(span)) = (e.timeout_ms, timeout_at) {
+        let max = if run_like && e.lane != Some(Lane::Heavy) {
+            RUN_MAX_TIMEOUT_MS
+        } else {
+            MAX_TIMEOUT_MS
+        };
+        if n > max {
+            let why = if max == RUN_MAX_TIMEOUT_MS {
+                " (commands may take up to 3600000 in the heavy lane)"
+            } else {
+                ""
+            };
+            r.problem(
+                &span,
+                format!("[tools.{}]: `timeout_ms` is at most {max}{why}", e.name),
+            );
+        }
+    }
+}
+
+fn read_profiles(r: &mut Reader, v: &Spanned<DeValue>, cat: &mut Catalog) {
+    let Some(t) = r.sub(v, "[profiles]") else {
+        return;
+    };
+    let mut entries: Vec<_> = t.iter().collect();
+    entries.sort_by_key(|(k, _)| k.span().start);
+    for (k, v) in entries {
+        let name = k.get_ref().to_string();
+        let what = format!("[profiles.{name}]");
+        let Some(table) = r.sub(v, &what) else {
+            continue;
+        };
+        let mut f = r.fields(table, &what, PROFILE_KEYS);
+        let tools = f.list_at("tools");
+        let profile = Profile {
+            name,
+            tools: tools.as_ref().map(|(l, _)| l.clone()),
+            tools_at: tools.map(|(_, s)| s),
+            mode: f.str("mode").map_or(Mode::Default, |m| Mode::parse(&m)),
+            sandbox: f.str("sandbox"),
+        };
+        cat.profiles.push(profile);
+    }
+}
+
+fn read_hooks(r: &mut Reader, v: &Spanned<DeValue>, cat: &mut Catalog) {
+    let Some(t) = r.sub(v, "[hooks]") else { return };
+    for (k, v) in t.iter() {
+        let when = k.get_ref().as_ref();
+        if !matches!(when, "pre" | "post") {
+            r.problem(
+                &k.span(),
+                format!("unknown key `{when}` in [hooks]; it takes: pre, post"),
+            );
+            continue;
+        }
+        let what = format!("[[hooks.{when}]]");
+        let tables: Vec<&Spanned<DeValue>> = match v.get_ref() {
+            DeValue::Array(items) => items.iter().collect(),
+            DeValue::Table(_) => vec![v],
+            other => {
+                r.problem(
+                    &v.span(),
+                    format!(
+                        "{what} must be an array of tables, not a {}",
+                        other.type_str()
+                    ),
+                );
+                continue;
+            }
+        };
+        for item in tables {
+            let Some(table) = r.sub(item, &what) else {
+                continue;
+            };
+            let mut f = r.fields(table, &what, HOOK_KEYS);
+            let matcher = f.str_at("matcher");
+            if let Some((m, span)) = &matcher
+                && let Err(e) = super::hooks::matcher_regex(m)
+            {
+                r.problem(span, format!("{what}: `matcher` is not a valid regex: {e}"));
+            }
+            let tools = f.list_at("tools");
+            let Some(command) = f.str("command") else {
+                r.problem(&item.span(), format!("{what} needs a `command`"));
+                continue;
+            };
+            let hook = Hook {
+                tools: tools.as_ref().map(|(l, _)| l.clone()).unwrap_or_default(),
+                tools_at: tools.map(|(_, s)| s),
+                matcher: matcher.map(|(m, _)| m),
+                files: f.list("files"),
+                command,
+                timeout_ms: f.int_at("timeout_ms").map(|(n, _)| n.min(MAX_TIMEOUT_MS)),
+                sandbox: f.str("sandbox"),
+            };
+            if when == "pre" {
+                cat.hooks.pre.push(hook);
+            } else {
+                cat.hooks.post.push(hook);
+            }
+        }
+    }
+}
+
+/// Names that must name something: a profile's tools and a hook's tools (SPEC 24.3).
+fn check_names(r: &mut Reader, cat: &Catalog) {
+    let known = |n: &str| cat.tools.iter().any(|t| t.name == n) || super::target_tool(n).is_some();
+    for p in &cat.profiles {
+        if let (Some(tools), Some(span)) = (&p.tools, &p.tools_at) {
+            for t in tools.iter().filter(|t| !known(t)) {
+                r.problem(
+                    span,
+                    format!("[profiles.{}]: `{t}` is neither a key of [tools] nor a loopr-tool tool or alias", p.name),
+                );
+            }
+        }
+    }
+    for h in cat.hooks.pre.iter().chain(&cat.hooks.post) {
+        if let Some(span) = &h.tools_at {
+            for t in h.tools.iter().filter(|t| !known(t)) {
+                r.problem(span, format!("hook tools: `{t}` is neither a key of [tools] nor a loopr-tool tool or alias"));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_count_characters_from_one() {
+        let src = "a = 1\nébc = 2\n";
+        assert_eq!(line_column(src, 0), (1, 1));
+        assert_eq!(line_column(src, 6), (2, 1));
+        assert_eq!(line_column(src, 8), (2, 2)); // after the two-byte é
+    }
+
+    #[test]
+    fn every_problem_is_listed_with_its_place() {
+        let src = "[tools.read]\nlane = \"fast\"\ncolour = 1\n\n[tools.nope]\n\n[profiles.plan]\ntools = [\"read\", \"zzz\"]\n";
+        let (_, problems) = read(src);
+        let places: Vec<(usize, usize)> = problems.iter().map(|p| (p.line, p.column)).collect();
+        assert_eq!(places, [(2, 8), (3, 1), (5, 8), (8, 1)], "{problems:#?}");
+        assert!(problems[1].message.contains("unknown key `colour`"));
+    }
+
+    #[test]
+    fn seed_format_reads_clean() {
+        let src = include_str!("../../examples/catalog.toml");
+        let (cat, problems) = read(src);
+        assert!(problems.is_empty(), "{problems:#?}");
+        assert!(cat.tools.iter().any(|t| t.name == "read_file"));
+        assert_eq!(cat.profiles.len(), 4);
+    }
+}

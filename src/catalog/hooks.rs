@@ -1,0 +1,282 @@
+//! Hooks (SPEC 19.2, 24.3, 24.7): commands that run before a call (and may block it) and after
+//! a successful one (a linter's verdict on what was just written), in Claude Code's protocol
+//! so users' scripts carry over: the call as JSON on stdin, exit 2 blocks a pre hook's call.
+//!
+//! A hook runs as run runs commands (`run::to_end`: no terminal, its timeout, the whole process
+//! tree ended), unsandboxed unless its own `sandbox` says otherwise. Hooks select the tool that
+//! runs, whatever name was called (24.7), by `tools` or by `matcher` (a regex, Claude Code's).
+
+use super::{Hook, Policy};
+use crate::context::Ctx;
+use crate::dispatch::Resolved;
+use crate::envelope::Envelope;
+use crate::error::{Code, Result, ToolError};
+use crate::tools::run::{self, capture::Capture, exec, isolation::Isolation, proc::Exit};
+use serde_json::{Value, json};
+
+/// A hook's default time limit (Claude Code's is 60 s).
+const DEFAULT_TIMEOUT_MS: u64 = 60_000;
+/// The most of a hook's output kept (as run keeps its head and tail).
+const OUTPUT_CAP: usize = 10_000;
+
+/// A hook's `matcher` as Claude Code reads it: a regex on the whole tool name; empty or `*`
+/// matches every tool.
+pub fn matcher_regex(m: &str) -> std::result::Result<regex::Regex, regex::Error> {
+    let m = m.trim();
+    if m.is_empty() || m == "*" {
+        return regex::Regex::new("");
+    }
+    regex::Regex::new(&format!("^(?:{m})$"))
+}
+
+pub fn any(policy: &Policy) -> bool {
+    !policy.catalog.hooks.pre.is_empty() || !policy.catalog.hooks.post.is_empty()
+}
+
+/// Whether `hook` is for this call: `tools` and `matcher` may name the tool that runs or the
+/// name called; a hook with neither is for every call.
+fn selects(hook: &Hook, tool: &str, called: &str) -> bool {
+    if hook.tools.is_empty() && hook.matcher.is_none() {
+        return true;
+    }
+    let by_list = hook.tools.iter().any(|t| t == tool || t == called);
+    let by_regex = hook
+        .matcher
+        .as_deref()
+        .and_then(|m| matcher_regex(m).ok())
+        .is_some_and(|re| re.is_match(tool) || re.is_match(called));
+    by_list || by_regex
+}
+
+/// What a hook reads on stdin: ours (24.3) beside Claude Code's fields (24.7).
+fn stdin_for(ctx: &Ctx, event: &str, tool: &str, called: &str, input: &Value) -> Value {
+    json!({
+        "tool": tool,
+        "name": called,
+        "input": input,
+        "session": ctx.session,
+        "root": ctx.root.to_string_lossy(),
+        "session_id": ctx.session,
+        "cwd": ctx.root.to_string_lossy(),
+        "hook_event_name": event,
+        "tool_name": called,
+        "tool_input": input,
+    })
+}
+
+/// How a hook ended.
+struct Ran {
+    exit_code: Option<i32>,
+    timed_out: bool,
+    output: String,
+}
+
+fn run_hook(ctx: &Ctx, hook: &Hook, command: &str, stdin: &Value) -> Result<Ran> {
+    let mode = hook.sandbox.as_deref().and_then(run::confine::Mode::parse);
+    let floor = run::isolation::given_floor(ctx);
+    let iso = Isolation::decide_under(ctx, floor, mode, None, false)?;
+    let mut env = vec![];
+    if let Some(t) = &iso.tmpdir {
+        env.push(("TMPDIR".to_string(), t.to_string_lossy().into_owned()));
+    }
+    let timeout = hook.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS);
+    let spec = exec::Spec {
+        command: command.to_string(),
+        cwd: ctx.root_real.clone(),
+        env,
+        stdin: Some(stdin.to_string()),
+        timeout_ms: Some(timeout),
+        confine: iso.confinement(ctx),
+        tmpdir: iso.tmpdir.clone(),
+        nice: None,
+    };
+    let mut capture = Capture::new(None, OUTPUT_CAP);
+    // A hook has a time limit of its own: the call's deadline or cancel does not cut it short.
+    let control = crate::control::Control::new();
+    let outcome = run::to_end(ctx, &spec, &mut capture, &control);
+    run::isolation::remove_tmpdir(spec.tmpdir.as_ref());
+    let outcome = outcome?;
+    let captured = capture.finish("the hook's whole output is not kept");
+    Ok(Ran {
+        exit_code: match (outcome.timed_out, outcome.exit) {
+            (true, _) => None,
+            (false, Exit::Code(c)) => Some(c),
+            (false, Exit::Signal(_)) => None,
+        },
+        timed_out: outcome.timed_out,
+        output: captured.text,
+    })
+}
+
+/// Runs the pre hooks of this call in order: exit 2 blocks it (`blocked_by_hook`, the message
+/// is what the hook printed); another failure is a warning and the call runs.
+pub fn pre(ctx: &Ctx, r: &Resolved, tool: &str, given: &Value) -> Result<()> {
+    let called = r.name();
+    for hook in ctx.policy.catalog.hooks.pre.iter() {
+        if !selects(hook, tool, called) {
+            continue;
+        }
+        let stdin = stdin_for(ctx, "PreToolUse", tool, called, given);
+        let ran = match run_hook(ctx, hook, &hook.command, &stdin) {
+            Ok(ran) => ran,
+            Err(e) => {
+                ctx.warn(format!(
+                    "the pre hook `{}` could not run: {}",
+                    hook.command, e.message
+                ));
+                continue;
+            }
+        };
+        match ran.exit_code {
+            Some(0) => {}
+            Some(2) => {
+                let said = ran.output.trim();
+                let said = if said.is_empty() {
+                    "(it printed nothing)"
+                } else {
+                    said
+                };
+                return Err(ToolError::new(
+                    Code::BlockedByHook,
+                    format!("blocked by the pre hook `{}`: {said}", hook.command),
+                )
+                .with("hook", hook.command.as_str())
+                .hint("The catalog's hook refused this call; change the call as the hook's message says, or do something else."));
+            }
+            _ => ctx.warn(format!(
+                "the pre hook `{}` {}; the call ran anyway{}",
+                hook.command,
+                if ran.timed_out {
+                    "timed out".to_string()
+                } else {
+                    format!(
+                        "failed ({})",
+                        ran.exit_code
+                            .map_or("killed".into(), |c| format!("exit {c}"))
+                    )
+                },
+                one_line_tail(&ran.output)
+            )),
+        }
+    }
+    Ok(())
+}
+
+fn one_line_tail(output: &str) -> String {
+    let t = output.trim();
+    if t.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", run::one_line(t, 300, " / "))
+    }
+}
+
+/// Whether `path` (as shown, relative to the root) matches one of `files`: gitignore-style, a
+/// pattern without a slash matches the name at any depth.
+fn file_matches(files: &[String], path: &str) -> bool {
+    crate::sandbox::rules::shown_matches(files, path)
+}
+
+/// Shell-quotes one word for `{paths}`.
+pub fn quote(word: &str) -> String {
+    if !word.is_empty()
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:@+,".contains(&b))
+    {
+        return word.to_string();
+    }
+    format!("'{}'", word.replace('\'', "'\\''"))
+}
+
+/// After a successful call: each post hook for this tool whose `files` match a changed path
+/// runs with `{paths}` replaced by the matching paths; its verdict joins `data.checks` and the
+/// end of `output`. It never undoes the change and never makes the call fail.
+pub fn post(ctx: &Ctx, r: &Resolved, tool: &str, given: &Value, env: &mut Envelope) {
+    let called = r.name();
+    let changed = ctx.changed();
+    let mut checks = vec![];
+    for hook in ctx.policy.catalog.hooks.post.iter() {
+        if !selects(hook, tool, called) {
+            continue;
+        }
+        let paths: Vec<&String> = if hook.files.is_empty() {
+            changed.iter().collect()
+        } else {
+            changed
+                .iter()
+                .filter(|p| file_matches(&hook.files, p))
+                .collect()
+        };
+        if !hook.files.is_empty() && paths.is_empty() {
+            continue;
+        }
+        let quoted: Vec<String> = paths.iter().map(|p| quote(p)).collect();
+        let command = hook.command.replace("{paths}", &quoted.join(" "));
+        let mut stdin = stdin_for(ctx, "PostToolUse", tool, called, given);
+        stdin["tool_response"] = json!({"ok": env.ok, "output": env.output});
+        stdin["paths"] = json!(paths);
+        let check = match run_hook(ctx, hook, &command, &stdin) {
+            Ok(ran) => {
+                let mut c =
+                    json!({"command": command, "exit_code": ran.exit_code, "output": ran.output});
+                if ran.timed_out {
+                    c["timed_out"] = json!(true);
+                }
+                c
+            }
+            Err(e) => json!({"command": command, "exit_code": null, "output": e.message}),
+        };
+        checks.push(check);
+    }
+    if checks.is_empty() {
+        return;
+    }
+    for c in &checks {
+        let status = match (c["exit_code"].as_i64(), c.get("timed_out").is_some()) {
+            (_, true) => "timed out".to_string(),
+            (Some(code), _) => format!("exit {code}"),
+            (None, _) => "did not finish".to_string(),
+        };
+        env.output.push_str(&format!(
+            "Check `{}` ({status}):\n",
+            c["command"].as_str().unwrap_or("")
+        ));
+        let out = c["output"].as_str().unwrap_or("");
+        env.output.push_str(out);
+        if !out.is_empty() && !out.ends_with('\n') {
+            env.output.push('\n');
+        }
+    }
+    env.edit_data(|m| {
+        m.insert("checks".into(), Value::Array(checks));
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn matchers_match_whole_names_and_star_matches_all() {
+        assert!(matcher_regex("Edit|Write").unwrap().is_match("Write"));
+        assert!(!matcher_regex("Edit").unwrap().is_match("MultiEdit"));
+        assert!(matcher_regex("*").unwrap().is_match("anything"));
+        assert!(matcher_regex("(").is_err());
+    }
+
+    #[test]
+    fn files_match_at_any_depth_without_a_slash() {
+        let rs = ["*.rs".to_string()];
+        assert!(file_matches(&rs, "src/a/b.rs"));
+        assert!(!file_matches(&rs, "src/a/b.py"));
+        assert!(file_matches(&["src/**".to_string()], "src/x.txt"));
+    }
+
+    #[test]
+    fn quoting_is_shell_safe() {
+        assert_eq!(quote("src/a.rs"), "src/a.rs");
+        assert_eq!(quote("a b"), "'a b'");
+        assert_eq!(quote("it's"), "'it'\\''s'");
+    }
+}
