@@ -193,7 +193,7 @@ fn fuzz_tool_inputs() {
             return;
         };
         for name in &names {
-            if let Some(r) = crate::dispatch::lookup(name) {
+            if let Some(r) = crate::dispatch::unrestricted(name) {
                 let _ = r.is_read_only(&parsed.value);
                 let _ = r.effect(&parsed.value);
             }
