@@ -122,6 +122,7 @@ pub fn replace(
         };
         return Err(writing(e));
     }
+    note_changed(ctx, Some(target), &[]);
     if too_large {
         ctx.warn(format!(
             "the previous content of {} is over 64 MiB and was not kept: this change cannot be undone",
