@@ -9,6 +9,8 @@
 //! - keywords either provider refuses go (`default`, `format`, `not`, numeric and length
 //!   bounds, `maxItems`, `minItems` over 1); a dropped default is said in the description, and
 //!   the parser still enforces every bound;
+//! - a field that takes any JSON (share's `data`) cannot be strict either: it becomes a
+//!   JSON-encoded string (24.7), which the parser also takes;
 //! - every property is required, an optional one as `anyOf [X, {type: null}]` (null means
 //!   absent to the parser), and every object has `additionalProperties: false`.
 
@@ -18,6 +20,7 @@ use serde_json::{Map, Value, json};
 
 pub fn strict(mut s: Schema) -> Schema {
     RecursiveTransform(pairs_for_free_form).transform(&mut s);
+    RecursiveTransform(json_text_for_any).transform(&mut s);
     RecursiveTransform(drop_refused_keywords).transform(&mut s);
     RecursiveTransform(every_property_required).transform(&mut s);
     s
@@ -48,6 +51,41 @@ fn pairs_for_free_form(s: &mut Schema) {
     let lead = m.get("description").and_then(Value::as_str).unwrap_or("");
     let desc = format!("{lead} A list of {{name, value}} pairs.");
     m.insert("description".into(), desc.trim_start().into());
+}
+
+/// Keywords that give a schema a shape; a property with none of them takes any JSON.
+const SHAPED: [&str; 9] = [
+    "type",
+    "enum",
+    "const",
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "$ref",
+    "properties",
+    "items",
+];
+
+fn json_text_for_any(s: &mut Schema) {
+    let Some(Value::Object(props)) = s.as_object_mut().and_then(|m| m.get_mut("properties")) else {
+        return;
+    };
+    for prop in props.values_mut() {
+        let any = match prop {
+            Value::Bool(true) => true,
+            Value::Object(p) => !SHAPED.iter().any(|k| p.contains_key(*k)),
+            _ => false,
+        };
+        if !any {
+            continue;
+        }
+        let lead = prop
+            .get("description")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        let desc = format!("{lead} Give it as JSON text (a JSON-encoded string).");
+        *prop = json!({"type": "string", "description": desc.trim_start()});
+    }
 }
 
 /// Anthropic refuses numeric bounds, string lengths, `maxItems` and a `minItems` over 1;
@@ -208,6 +246,21 @@ mod tests {
                 "additionalProperties": false
             })
         );
+    }
+
+    #[test]
+    fn any_json_becomes_json_text() {
+        let v = strict_of(json!({
+            "type": "object",
+            "properties": {"data": {"description": "Anything."}, "n": {"type": "integer"}},
+            "required": ["data"],
+            "additionalProperties": false
+        }));
+        assert_eq!(
+            v["properties"]["data"],
+            json!({"type": "string", "description": "Anything. Give it as JSON text (a JSON-encoded string)."})
+        );
+        assert_eq!(v["properties"]["n"]["anyOf"][0]["type"], "integer");
     }
 
     #[test]
