@@ -807,3 +807,33 @@ fn the_loops_example_runs_end_to_end() {
     );
     assert_eq!(planner.data()["completed"], Value::Null);
 }
+
+/// A waiting query sleeps (SPEC 24.7: never a busy loop), on inotify and in the polling
+/// fallback alike: over a 1.5 s wait it uses a small fraction of that in CPU time.
+#[test]
+fn a_waiting_query_uses_almost_no_cpu() {
+    let env = Env::new();
+    for fallback in ["0", "1"] {
+        let child = env.spawn(
+            &["--session", "coder", "query"],
+            &[("LOOPR_DEBUG_NO_INOTIFY", std::path::Path::new(fallback))],
+            &json!({"to": "planner", "question": "?", "timeout_ms": 1500}).to_string(),
+        );
+        let pid = child.id() as libc::pid_t;
+        let mut status = 0;
+        // SAFETY: a zeroed rusage is a valid value for wait4 to fill.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: our own child, waited for once; `child` is not waited on after this.
+        let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        assert_eq!(r, pid);
+        let cpu = Duration::from_micros(
+            (usage.ru_utime.tv_sec * 1_000_000 + usage.ru_utime.tv_usec) as u64
+                + (usage.ru_stime.tv_sec * 1_000_000 + usage.ru_stime.tv_usec) as u64,
+        );
+        assert!(
+            cpu < Duration::from_millis(150),
+            "fallback={fallback}: {cpu:?} of CPU over a 1.5 s wait"
+        );
+        drop(child); // closes its pipes; Drop never waits, and wait4 reaped it
+    }
+}
