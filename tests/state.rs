@@ -28,7 +28,7 @@ fn session_show_snapshot() {
     {
       "ok": true,
       "tool": "session",
-      "output": "Root: [TMP]/root\nSession: default\nState: [SESSION_DIR]\nRead files: 2\n  a.txt (read [TIME])\n  b.txt (read [TIME])\nTodos: 0 pending, 0 in progress, 0 completed\nUndo depth: 1\nRunning jobs: 0\n",
+      "output": "Root: [TMP]/root\nSession: default\nState: [SESSION_DIR]\nRead files: 2\n  a.txt (read [TIME])\n  b.txt (read [TIME])\nTodos: 0 pending, 0 in progress, 0 completed\nUndo depth: 1\nRunning jobs: 0\nCompleted: no\n",
       "data": {
         "root": "[TMP]/root",
         "session": "default",
@@ -51,7 +51,13 @@ fn session_show_snapshot() {
           "completed": 0
         },
         "undo_depth": 1,
-        "jobs_running": 0
+        "jobs_running": 0,
+        "completed": null,
+        "artifacts": {
+          "plan": [],
+          "spec": [],
+          "phase": []
+        }
       }
     }
     "#);

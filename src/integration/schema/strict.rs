@@ -66,17 +66,35 @@ const SHAPED: [&str; 9] = [
     "items",
 ];
 
+/// Whether a property takes any JSON value: no shaping keyword at all, or an `anyOf` of bare
+/// types that includes free-form objects and arrays (share's `data`), which strict mode cannot
+/// say (every object's keys must be declared).
+fn takes_any_json(prop: &Value) -> bool {
+    match prop {
+        Value::Bool(b) => *b,
+        Value::Object(p) => match p.get("anyOf").and_then(Value::as_array) {
+            Some(alts) => {
+                let bare: Option<Vec<&str>> = alts
+                    .iter()
+                    .map(|a| match a.as_object() {
+                        Some(o) if o.len() == 1 => o.get("type").and_then(Value::as_str),
+                        _ => None,
+                    })
+                    .collect();
+                bare.is_some_and(|t| t.contains(&"object") && t.contains(&"array"))
+            }
+            None => !SHAPED.iter().any(|k| p.contains_key(*k)),
+        },
+        _ => false,
+    }
+}
+
 fn json_text_for_any(s: &mut Schema) {
     let Some(Value::Object(props)) = s.as_object_mut().and_then(|m| m.get_mut("properties")) else {
         return;
     };
     for prop in props.values_mut() {
-        let any = match prop {
-            Value::Bool(true) => true,
-            Value::Object(p) => !SHAPED.iter().any(|k| p.contains_key(*k)),
-            _ => false,
-        };
-        if !any {
+        if !takes_any_json(prop) {
             continue;
         }
         let lead = prop
@@ -252,7 +270,12 @@ mod tests {
     fn any_json_becomes_json_text() {
         let v = strict_of(json!({
             "type": "object",
-            "properties": {"data": {"description": "Anything."}, "n": {"type": "integer"}},
+            "properties": {
+                "data": {"description": "Anything."},
+                "more": {"anyOf": [{"type": "object"}, {"type": "array"}, {"type": "string"}]},
+                "n": {"type": "integer"},
+                "s": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
+            },
             "required": ["data"],
             "additionalProperties": false
         }));
@@ -260,7 +283,12 @@ mod tests {
             v["properties"]["data"],
             json!({"type": "string", "description": "Anything. Give it as JSON text (a JSON-encoded string)."})
         );
+        assert_eq!(v["properties"]["more"]["anyOf"][0]["type"], "string");
         assert_eq!(v["properties"]["n"]["anyOf"][0]["type"], "integer");
+        assert_eq!(
+            v["properties"]["s"]["anyOf"][1]["items"]["type"], "string",
+            "a string-or-strings field keeps its shape"
+        );
     }
 
     #[test]

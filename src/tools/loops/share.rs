@@ -31,7 +31,9 @@ impl<'de> Deserialize<'de> for AnyJson {
     }
 }
 
-// No `type`: any JSON. `schema --strict` turns such a field into a JSON-encoded string.
+// Any JSON but null (null means absent, 16.2), spelled as single-type branches: a schema with
+// no keyword at all constrains nothing (the MCP Inspector warns), and a type array is less
+// portable (22.2). `schema --strict` turns it into a JSON-encoded string.
 impl JsonSchema for AnyJson {
     fn inline_schema() -> bool {
         true
@@ -40,7 +42,13 @@ impl JsonSchema for AnyJson {
         "AnyJson".into()
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({})
+        json_schema!({"anyOf": [
+            {"type": "object"},
+            {"type": "array"},
+            {"type": "string"},
+            {"type": "number"},
+            {"type": "boolean"}
+        ]})
     }
 }
 
