@@ -58,8 +58,16 @@ complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "search" -d 'S
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "run" -d 'Run a shell command (timeout, clean capped output, background jobs)'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "jobs" -d 'List, page, wait for and kill the session\'s runs'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "todo" -d 'Keep this session\'s todo list (TodoWrite-style or step by step)'
-complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "session" -d 'Show or reset this session\'s state (reads, todos, undo)'
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "session" -d 'Show or reset this session\'s state (reads, todos, undo, completion)'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "undo" -d 'Undo this session\'s most recent change (write, edit, move, delete, mkdir)'
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "complete_task" -d 'Say this loop\'s task is done, with a summary'
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "share" -d 'Send data to other loops\' inboxes'
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "query" -d 'Ask another loop a question and wait for its answer'
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "inbox" -d 'Read what other loops shared or asked; answer their questions'
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "create_plan" -d 'Hand over a plan: its specs and their dependencies'
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "create_spec" -d 'Hand over a spec: 3 to 7 phases'
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "create_phase" -d 'Hand over a phase: its tasks and validation command'
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "artifact" -d 'Read a plan, spec or phase handed over by a loop'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "schema" -d 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "call" -d 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "batch" -d 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
@@ -433,9 +441,10 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l allow-dan
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l pretty -d 'Indent the JSON'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l action -d '`show` (default), `clear_reads` or `reset`. [default: show]' -r -f -a "show\t''
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l action -d '`show` (default), `clear_reads`, `reset` or `reopen`. [default: show]' -r -f -a "show\t''
 clear_reads\t''
-reset\t''"
+reset\t''
+reopen\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
@@ -466,6 +475,153 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l allow-dan
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l pretty -d 'Indent the JSON'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l summary -d 'What was done, for whoever reads the loop\'s result. [required]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
+text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l to -d 'The session ids of the loops to tell (an unknown session is created, so a loop can be told things before it starts). [required]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l data-type -d 'What kind of data this is, for the reader (`review`, `api-change`, `test-results`). [required]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l data -d 'The data: any JSON value (a string holding JSON text is taken as that JSON). [required]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
+text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l to -d 'The session id of the loop to ask. [required]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l question -d 'The question, complete enough to answer without context. [required]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l timeout-ms -d 'How long to wait for the reply, in milliseconds. [default: 30000]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
+text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l action -d '`list` (default: unread messages), `all` (every kept message), `reply` (id and text). [default: list]' -r -f -a "list\t''
+all\t''
+reply\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l id -d 'reply: the id of the query to answer.' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l text -d 'reply: the answer.' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
+text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l name -d 'The plan\'s slug; default: the title as a slug (lowercase, other characters as `-`).' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l title -d ' [required]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l overview -d 'What the plan achieves and how, in a few sentences. [required]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l specs -d 'The specs, in order: {name, title, description, dependencies?}. [required]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
+text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l replace -d 'Overwrite an existing plan of this name (otherwise that is invalid_input). [default: false]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l no-replace -d 'Sets replace to false'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l name -d 'The spec\'s slug (as in the plan\'s `specs[].name`). [required]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l title -d ' [required]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l overview -d ' [required]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l phases -d '3 to 7 phases, in order: {name, title, description, validation?}. [required]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
+text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l replace -d 'Overwrite an existing spec of this name (otherwise that is invalid_input). [default: false]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l no-replace -d 'Sets replace to false'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l name -d 'The phase\'s slug (as in the spec\'s `phases[].name`). [required]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l title -d ' [required]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l objective -d ' [required]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l tasks -d 'The tasks, in order: {description, file?, action?}. [required]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l validation-command -d 'The shell command that tells whether the phase is done (`cargo test -p parser`). [required]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
+text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l replace -d 'Overwrite an existing phase of this name (otherwise that is invalid_input). [default: false]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l no-replace -d 'Sets replace to false'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l kind -d '`plan`, `spec` or `phase`. [required]' -r -f -a "plan\t''
+spec\t''
+phase\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l name -d 'The artifact\'s name; without it, the names of every artifact of that kind are listed.' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
+text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l for -d 'The shape of the definitions' -r -f -a "anthropic\t''
 openai\t''
 openai-responses\t''
@@ -549,27 +705,35 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l allow-
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l pretty -d 'Indent the JSON'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -s h -l help -d 'Print help'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "read" -d 'Read a text file with line numbers (also images, PDFs, notebooks, several files)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "write" -d 'Create or overwrite a file'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "edit" -d 'Replace text in a file'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "move" -d 'Move or rename a file or directory (undoable)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "delete" -d 'Delete a file or directory (undoable: it goes to a trash)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "mkdir" -d 'Create a directory (and its parents)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "notebook_edit" -d 'Replace, insert or delete a cell of a Jupyter notebook'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "stat" -d 'Describe files: type, size, mode, mtime, lines, encoding'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "glob" -d 'Find files by glob pattern, newest first'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "grep" -d 'Search file contents with a regex (ripgrep\'s engine)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "tree" -d 'Show a directory tree'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "fetch" -d 'Fetch a web page as clean Markdown (http/https, public hosts only)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "search" -d 'Search the web (DuckDuckGo by default; Brave, Tavily or SearXNG when configured)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "run" -d 'Run a shell command (timeout, clean capped output, background jobs)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "jobs" -d 'List, page, wait for and kill the session\'s runs'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "todo" -d 'Keep this session\'s todo list (TodoWrite-style or step by step)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "session" -d 'Show or reset this session\'s state (reads, todos, undo)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "undo" -d 'Undo this session\'s most recent change (write, edit, move, delete, mkdir)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "schema" -d 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "call" -d 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "batch" -d 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "mcp" -d 'Serve every tool over the Model Context Protocol on stdio'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "catalog" -d 'Print the effective catalog as TOML (defaults merged, profile applied), or check a catalog file'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo schema call batch mcp catalog help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help" -f -a "read" -d 'Read a text file with line numbers (also images, PDFs, notebooks, several files)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help" -f -a "write" -d 'Create or overwrite a file'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help" -f -a "edit" -d 'Replace text in a file'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help" -f -a "move" -d 'Move or rename a file or directory (undoable)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help" -f -a "delete" -d 'Delete a file or directory (undoable: it goes to a trash)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help" -f -a "mkdir" -d 'Create a directory (and its parents)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help" -f -a "notebook_edit" -d 'Replace, insert or delete a cell of a Jupyter notebook'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help" -f -a "stat" -d 'Describe files: type, size, mode, mtime, lines, encoding'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help" -f -a "glob" -d 'Find files by glob pattern, newest first'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help" -f -a "grep" -d 'Search file contents with a regex (ripgrep\'s engine)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help" -f -a "tree" -d 'Show a directory tree'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help" -f -a "fetch" -d 'Fetch a web page as clean Markdown (http/https, public hosts only)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help" -f -a "search" -d 'Search the web (DuckDuckGo by default; Brave, Tavily or SearXNG when configured)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help" -f -a "run" -d 'Run a shell command (timeout, clean capped output, background jobs)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help" -f -a "jobs" -d 'List, page, wait for and kill the session\'s runs'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help" -f -a "todo" -d 'Keep this session\'s todo list (TodoWrite-style or step by step)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help" -f -a "session" -d 'Show or reset this session\'s state (reads, todos, undo, completion)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help" -f -a "undo" -d 'Undo this session\'s most recent change (write, edit, move, delete, mkdir)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help" -f -a "complete_task" -d 'Say this loop\'s task is done, with a summary'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help" -f -a "share" -d 'Send data to other loops\' inboxes'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help" -f -a "query" -d 'Ask another loop a question and wait for its answer'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help" -f -a "inbox" -d 'Read what other loops shared or asked; answer their questions'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help" -f -a "create_plan" -d 'Hand over a plan: its specs and their dependencies'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help" -f -a "create_spec" -d 'Hand over a spec: 3 to 7 phases'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help" -f -a "create_phase" -d 'Hand over a phase: its tasks and validation command'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help" -f -a "artifact" -d 'Read a plan, spec or phase handed over by a loop'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help" -f -a "schema" -d 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help" -f -a "call" -d 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help" -f -a "batch" -d 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help" -f -a "mcp" -d 'Serve every tool over the Model Context Protocol on stdio'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help" -f -a "catalog" -d 'Print the effective catalog as TOML (defaults merged, profile applied), or check a catalog file'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -245,6 +245,21 @@ pub static ALIASES: &[Alias] = &[
         fixed: &[("action", "\"kill\"")],
         ignored: &[],
     },
+    // Seed 000's loop tools (SPEC 20.2).
+    Alias {
+        name: "share_data",
+        tool: "share",
+        renames: &[("target_exec_ids", "to")],
+        fixed: &[],
+        ignored: &[],
+    },
+    Alias {
+        name: "query_loop",
+        tool: "query",
+        renames: &[("target_exec_id", "to")],
+        fixed: &[],
+        ignored: &[],
+    },
 ];
 
 /// The alias of that exact name whose tool is registered.
@@ -381,6 +396,8 @@ mod tests {
             "run",
             "jobs",
             "notebook_edit",
+            "share",
+            "query",
         ];
         assert!(ALIASES.iter().all(|a| tools.contains(&a.tool)));
         for (_, json) in ALIASES.iter().flat_map(|a| a.fixed.iter()) {

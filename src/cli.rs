@@ -30,6 +30,11 @@ const VALUE_GLOBALS: &[&str] = &[
     "--profile",
 ];
 
+/// Global options that are not run's own business: a tool field of the same name (artifact's
+/// `session`) gets no flag, since the flag is the global option wherever it stands (SPEC 2);
+/// such a field is given in the JSON input.
+const GLOBAL_FIELDS: &[&str] = &["root", "session", "state_dir", "format", "pretty"];
+
 pub const ABOUT: &str =
     "File, search, web and shell tools for LLM coding agents: JSON in on stdin, JSON out on stdout";
 
@@ -85,7 +90,10 @@ pub fn tool_command(tool: &dyn DynTool) -> Command {
                 .help(format!("Same as --{}", flag_name(p))),
         );
     }
-    for f in &fields {
+    for f in fields
+        .iter()
+        .filter(|f| !GLOBAL_FIELDS.contains(&f.name.as_str()))
+    {
         cmd = cmd.args(field_args(f));
     }
     if fields.iter().any(|f| f.name == "path") {
@@ -154,7 +162,10 @@ fn given(m: &ArgMatches, id: &str) -> bool {
 fn cli_fields(tool: &dyn DynTool, m: &ArgMatches) -> Result<Map<String, Value>> {
     let fields = input::fields(tool.input_schema());
     let mut out = Map::new();
-    for f in &fields {
+    for f in fields
+        .iter()
+        .filter(|f| !GLOBAL_FIELDS.contains(&f.name.as_str()))
+    {
         let name = f.name.as_str();
         let value = match f.kind {
             Kind::Bool => {

@@ -40,6 +40,13 @@ pub fn session_dir(ctx: &Ctx) -> PathBuf {
     root_dir(ctx).join(&ctx.session)
 }
 
+/// Another session of the same root (SPEC 20: the sessions of one root are the loops that talk
+/// to each other). `session` must be a valid session id: callers check it first.
+pub fn session_dir_of(ctx: &Ctx, session: &str) -> PathBuf {
+    debug_assert!(crate::context::valid_session(session));
+    root_dir(ctx).join(session)
+}
+
 /// State directories are 0700 (SPEC 23.6): logs and records can hold secrets.
 pub fn create_dir(dir: &Path) -> Result<()> {
     use std::os::unix::fs::DirBuilderExt;
@@ -107,7 +114,12 @@ pub struct StateLock<'a> {
 
 impl<'a> StateLock<'a> {
     pub fn acquire(ctx: &'a Ctx) -> Result<StateLock<'a>> {
-        let dir = session_dir(ctx);
+        Self::acquire_for(ctx, &ctx.session)
+    }
+
+    /// The state lock of another session of the root (a share into its inbox, SPEC 20.2).
+    pub fn acquire_for(ctx: &'a Ctx, session: &str) -> Result<StateLock<'a>> {
+        let dir = session_dir_of(ctx, session);
         create_dir(&dir)?;
         // Poisoning means another thread panicked while holding it; the state files, not the
         // mutex, are the truth, so go on.
@@ -163,6 +175,50 @@ impl<'a> StateLock<'a> {
         let bytes = serde_json::to_vec(value)
             .map_err(|e| ToolError::internal(format!("serialising {name}: {e}")))?;
         write_atomic(&self.dir, name, &bytes, durable)
+    }
+}
+
+/// The state locks of several sessions at once (a share to many targets checks every inbox's
+/// cap before delivering to any). Taken in sorted order, so two processes locking overlapping
+/// sets never deadlock; one in-process turn for the whole set, since the mutex is not reentrant.
+pub struct SessionsLock {
+    // Declared first so the file locks go before the in-process turn is handed on.
+    held: Vec<(String, PathBuf, File)>,
+    _in_process: std::sync::MutexGuard<'static, ()>,
+}
+
+impl SessionsLock {
+    /// Locks each distinct session of `sessions` (valid session ids).
+    pub fn acquire(ctx: &Ctx, sessions: &[&str]) -> Result<SessionsLock> {
+        let mut names: Vec<&str> = sessions.to_vec();
+        names.sort_unstable();
+        names.dedup();
+        let dirs = names
+            .iter()
+            .map(|s| {
+                let dir = session_dir_of(ctx, s);
+                create_dir(&dir).map(|()| dir)
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let in_process = IN_PROCESS.lock().unwrap_or_else(|e| e.into_inner());
+        let mut held = Vec::with_capacity(names.len());
+        for (name, dir) in names.into_iter().zip(dirs) {
+            let lock = lock_file(&dir.join("lock"), ctx.lock_wait)?;
+            held.push((name.to_string(), dir, lock));
+        }
+        Ok(SessionsLock {
+            held,
+            _in_process: in_process,
+        })
+    }
+
+    /// The directory of a locked session.
+    pub fn dir(&self, session: &str) -> &Path {
+        self.held
+            .iter()
+            .find(|(name, _, _)| name == session)
+            .map(|(_, dir, _)| dir.as_path())
+            .expect("only locked sessions are asked for")
     }
 }
 

@@ -41,7 +41,8 @@ impl Hints {
 
 /// What a call does, for the order `mcp` keeps between calls in flight (SPEC 24.7): a call that
 /// reads starts at once unless a call that changes files is still pending before it; a call that
-/// changes files or runs a command starts after every earlier such call has finished.
+/// changes files or runs a command starts after every earlier such call has finished; a call
+/// that talks to other loops holds nothing back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Effect {
     /// Looks only (read, glob, grep, tree, fetch, jobs list/output/wait, todo list, session show).
@@ -51,6 +52,11 @@ pub enum Effect {
     /// Runs a command or changes the session's own state (run, jobs kill, todo changes,
     /// session clear/reset): kept in order, but reads need not wait for it.
     Commands,
+    /// Talks to other loops or hands them something (query, share, inbox reply, complete_task,
+    /// create_plan/spec/phase): holds nothing back — a query may wait minutes for its answer,
+    /// and the call that gives that answer, or any other, must not queue behind it. It waits,
+    /// as a read does, for earlier file changes: "I wrote x, please review" is sent after x is.
+    Talks,
 }
 
 pub trait Tool: Sync + 'static {

@@ -68,7 +68,7 @@ fn schema_lists_every_tool_in_three_flavors() {
     let session = &schema(&env, &["session"])[0]["input_schema"];
     assert_eq!(
         session["properties"]["action"]["enum"],
-        json!(["show", "clear_reads", "reset"])
+        json!(["show", "clear_reads", "reset", "reopen"])
     );
 
     let out = env.run(&["schema", "nope"], "");

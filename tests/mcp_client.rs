@@ -65,6 +65,9 @@ fn the_official_python_sdk_lists_and_calls_every_tool() {
             .contains("is not a Jupyter notebook")
     );
     assert_eq!(calls["read"]["text"], "     1\talpha\n     2\tbeta\n");
+    // The query was answered by calls made through the same server while it waited.
+    assert_eq!(calls["query"]["text"], "Here.\n");
+    assert_eq!(calls["query"]["structured"]["from"], "mcp-client");
     // Under --structured the text is inside structuredContent too (SPEC 22.1).
     assert_eq!(calls["read"]["structured_output"], calls["read"]["text"]);
     assert_eq!(

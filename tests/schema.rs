@@ -99,6 +99,50 @@ fn samples() -> Vec<(&'static str, Value, Value)> {
             json!({"action": "explode"}),
         ),
         ("undo", json!({"path": "a.txt"}), json!({"path": 1})),
+        (
+            "complete_task",
+            json!({"summary": "done"}),
+            json!({"summary": 5}),
+        ),
+        (
+            // `data` as JSON text: the one form both the open and the strict schema take
+            "share",
+            json!({"to": ["other"], "data_type": "note", "data": "{\"x\": 1}"}),
+            json!({"to": "other", "data_type": "note", "data": "{}"}),
+        ),
+        (
+            "query",
+            json!({"to": "other", "question": "?", "timeout_ms": 1}),
+            json!({"to": "other", "question": "?", "timeout_ms": "soon"}),
+        ),
+        (
+            "inbox",
+            json!({"action": "list"}),
+            json!({"action": "delete"}),
+        ),
+        (
+            "create_plan",
+            json!({"title": "P", "overview": "o", "replace": true,
+                   "specs": [{"name": "a", "title": "A", "description": "d", "dependencies": []}]}),
+            json!({"title": "P", "overview": "o", "specs": [{"name": "a", "title": "A"}]}),
+        ),
+        (
+            "create_spec",
+            json!({"name": "a", "title": "A", "overview": "o", "replace": true, "phases": [
+                {"name": "p1", "title": "T", "description": "d", "validation": "v"},
+                {"name": "p2", "title": "T", "description": "d"},
+                {"name": "p3", "title": "T", "description": "d"}]}),
+            json!({"name": "a", "title": "A", "overview": "o", "phases": [
+                {"name": "p1", "title": "T", "description": "d", "validation": 5}]}),
+        ),
+        (
+            "create_phase",
+            json!({"name": "p1", "title": "T", "objective": "o", "validation_command": "true",
+                   "replace": true, "tasks": [{"description": "d", "file": "a.txt", "action": "modify"}]}),
+            json!({"name": "p1", "title": "T", "objective": "o", "validation_command": "true",
+                   "tasks": [{"description": "d", "action": "rename"}]}),
+        ),
+        ("artifact", json!({"kind": "plan"}), json!({"kind": "todo"})),
     ]
 }
 
@@ -182,8 +226,12 @@ fn nullables(v: &Value, at: &str, out: &mut Vec<String>) {
 }
 
 /// The tool's parser takes `input` (it may still fail for other reasons: a file not read yet).
+/// Each call runs in a session of its own, so a call allowed once per session (complete_task)
+/// is judged on its input alone.
 fn parses(env: &Env, tool: &str, input: &Value) {
-    let out = env.call(tool, input.clone());
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let out = env.call_in(&format!("parses-{n}"), tool, input.clone());
     assert_ne!(
         out.code(),
         "invalid_input",

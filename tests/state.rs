@@ -28,7 +28,7 @@ fn session_show_snapshot() {
     {
       "ok": true,
       "tool": "session",
-      "output": "Root: [TMP]/root\nSession: default\nState: [SESSION_DIR]\nRead files: 2\n  a.txt (read [TIME])\n  b.txt (read [TIME])\nTodos: 0 pending, 0 in progress, 0 completed\nUndo depth: 1\nRunning jobs: 0\n",
+      "output": "Root: [TMP]/root\nSession: default\nState: [SESSION_DIR]\nRead files: 2\n  a.txt (read [TIME])\n  b.txt (read [TIME])\nTodos: 0 pending, 0 in progress, 0 completed\nUndo depth: 1\nRunning jobs: 0\nCompleted: no\n",
       "data": {
         "root": "[TMP]/root",
         "session": "default",
@@ -54,7 +54,13 @@ fn session_show_snapshot() {
         "jobs_running": 0,
         "catalog": null,
         "profile": null,
-        "mode": "default"
+        "mode": "default",
+        "completed": null,
+        "artifacts": {
+          "plan": [],
+          "spec": [],
+          "phase": []
+        }
       }
     }
     "#);

@@ -20,10 +20,15 @@ pub struct Scheduler {
 }
 
 /// Whether a call with effect `later` must wait for a pending earlier call with effect `earlier`.
+/// Nothing waits for a read or for a call that talks to other loops (24.7: query, share,
+/// complete_task and the artifact tools hold nothing back); those two wait only for earlier
+/// file changes, so what they look at or tell about is already written.
 fn waits_for(earlier: Effect, later: Effect) -> bool {
     match later {
-        Effect::Reads => earlier == Effect::ChangesFiles,
-        Effect::ChangesFiles | Effect::Commands => earlier != Effect::Reads,
+        Effect::Reads | Effect::Talks => earlier == Effect::ChangesFiles,
+        Effect::ChangesFiles | Effect::Commands => {
+            matches!(earlier, Effect::ChangesFiles | Effect::Commands)
+        }
     }
 }
 
@@ -115,6 +120,32 @@ mod tests {
         assert_eq!(startable(&s, &[read, write, read2, run2]), [read, write]);
         s.finish(write);
         assert_eq!(startable(&s, &[read, read2, run2]), [read, read2, run2]);
+    }
+
+    #[test]
+    fn a_waiting_query_holds_nothing_back() {
+        let s = Scheduler::new();
+        let write = s.admit(ChangesFiles);
+        let query = s.admit(Talks);
+        let reply = s.admit(Talks);
+        let run = s.admit(Commands);
+        let edit = s.admit(ChangesFiles);
+        let read = s.admit(Reads);
+        // The query waits for the write before it (it may be about that file), nothing else.
+        assert_eq!(
+            startable(&s, &[write, query, reply, run, edit, read]),
+            [write]
+        );
+        s.finish(write);
+        // With the query still waiting for its answer, everything after it may go in its turn:
+        // the answer, the command, then the edit (behind the command), the read (behind the edit).
+        assert_eq!(
+            startable(&s, &[query, reply, run, edit, read]),
+            [query, reply, run]
+        );
+        s.finish(run);
+        s.finish(reply);
+        assert_eq!(startable(&s, &[query, edit, read]), [query, edit]);
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod fetch;
 pub mod glob;
 pub mod grep;
 pub mod jobs;
+pub mod loops;
 pub mod mkdir;
 pub mod move_file;
 pub mod notebook_edit;
@@ -42,6 +43,14 @@ pub static TOOLS: &[&dyn DynTool] = &[
     &todo::Todo,
     &session::Session,
     &undo::Undo,
+    &loops::complete_task::CompleteTask,
+    &loops::share::Share,
+    &loops::query::Query,
+    &loops::inbox::Inbox,
+    &loops::artifacts::CreatePlan,
+    &loops::artifacts::CreateSpec,
+    &loops::artifacts::CreatePhase,
+    &loops::artifact::Artifact,
 ];
 
 pub fn find(name: &str) -> Option<&'static dyn DynTool> {

@@ -7,6 +7,7 @@ use crate::journal;
 use crate::reads;
 use crate::state::{self, StateLock};
 use crate::tool::{Effect, Tool};
+use crate::tools::loops::store::{self as loops, COMPLETED, Completion};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -22,15 +23,17 @@ pub enum Action {
     Show,
     /// Forget every read record: files must be read again before they are edited.
     ClearReads,
-    /// Drop the session's whole state: read records, todos, undo history, job logs (running
-    /// jobs are ended first).
+    /// Drop the session's whole state: read records, todos, undo history, job logs, inbox,
+    /// artifacts, completion (running jobs are ended first).
     Reset,
+    /// Clear the completion recorded by complete_task, so the loop can complete again.
+    Reopen,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Input {
-    /// `show` (default), `clear_reads` or `reset`.
+    /// `show` (default), `clear_reads`, `reset` or `reopen`.
     #[schemars(extend("default" = "show"))]
     pub action: Option<Action>,
 }
@@ -38,9 +41,10 @@ pub struct Input {
 impl Tool for Session {
     type Input = Input;
     const NAME: &'static str = "session";
-    const SUMMARY: &'static str = "Show or reset this session's state (reads, todos, undo)";
-    const DESCRIPTION: &'static str = "Shows this session's state: the sandbox root, the session id, where state is kept, the files read (and when), todo counts and how many changes can be undone. \
-`clear_reads` forgets the read records (start of a new agent iteration: files must be read again before editing); `reset` drops the session's whole state.";
+    const SUMMARY: &'static str =
+        "Show or reset this session's state (reads, todos, undo, completion)";
+    const DESCRIPTION: &'static str = "Shows this session's state: the sandbox root, the session id, where state is kept, the files read (and when), todo counts, how many changes can be undone, running jobs, the completion recorded by complete_task (or null) and the artifacts handed over (plan, spec, phase names). \
+`clear_reads` forgets the read records (start of a new agent iteration: files must be read again before editing); `reset` drops the session's whole state; `reopen` clears the completion so the loop can complete again.";
     const POSITIONALS: &'static [&'static str] = &["action"];
     const EXAMPLES: &'static str = "  echo '{\"action\": \"show\"}' | loopr-tool session\n  loopr-tool session clear_reads --session agent-2";
 
@@ -75,6 +79,28 @@ impl Tool for Session {
                     json!({"session": ctx.session, "cleared_reads": n}),
                 ))
             }
+            Action::Reopen => {
+                let done = lock.load::<Option<Completion>>(COMPLETED)?;
+                let output = match &done {
+                    Some(d) => {
+                        let path = lock.dir().join(COMPLETED);
+                        std::fs::remove_file(&path).map_err(|e| ToolError::state(&e, &path))?;
+                        state::sync_dir(lock.dir());
+                        format!(
+                            "Reopened session {}: its completion of {} is cleared\n",
+                            ctx.session, d.completed_at
+                        )
+                    }
+                    None => format!(
+                        "Session {} was not completed; nothing to reopen\n",
+                        ctx.session
+                    ),
+                };
+                Ok(Success::new(
+                    output,
+                    json!({"session": ctx.session, "reopened": done.is_some(), "was": done}),
+                ))
+            }
             Action::Reset => {
                 let removed = clear_dir(lock.dir())?;
                 let mut output = String::new();
@@ -82,7 +108,7 @@ impl Tool for Session {
                     output.push_str(&format!("Ended {ended} running job(s)\n"));
                 }
                 output.push_str(&format!(
-                    "Reset session {}: dropped its read records, todos, undo history and job logs\n",
+                    "Reset session {}: dropped its read records, todos, undo history, job logs, inbox, artifacts and completion\n",
                     ctx.session
                 ));
                 Ok(Success::new(
@@ -118,6 +144,12 @@ fn show(ctx: &Ctx, lock: &StateLock) -> Result<Success> {
     let todos = todo_counts(lock.load::<Value>(TODOS_FILE)?);
     let undo_depth = journal::depth(lock)?;
     let jobs_running = crate::tools::jobs::running(lock)?;
+    let completed = lock.load::<Option<Completion>>(COMPLETED)?;
+    let mut artifacts = serde_json::Map::new();
+    for kind in loops::KINDS {
+        let names = loops::artifact_names(ctx, &ctx.session, kind)?;
+        artifacts.insert(kind.to_string(), json!(names));
+    }
 
     let mut out = format!(
         "Root: {}\nSession: {}\nState: {}\n",
@@ -151,6 +183,25 @@ fn show(ctx: &Ctx, lock: &StateLock) -> Result<Success> {
         "Todos: {} pending, {} in progress, {} completed\nUndo depth: {undo_depth}\nRunning jobs: {jobs_running}\n",
         todos["pending"], todos["in_progress"], todos["completed"]
     ));
+    match &completed {
+        Some(c) => out.push_str(&format!(
+            "Completed: {} ({})\n",
+            c.completed_at,
+            crate::tools::loops::render::one_line(&c.summary)
+        )),
+        None => out.push_str("Completed: no\n"),
+    }
+    for (kind, names) in &artifacts {
+        let names: Vec<&str> = names
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        if !names.is_empty() {
+            out.push_str(&format!("Artifacts ({kind}): {}\n", names.join(", ")));
+        }
+    }
     let (output, _) = crate::caps::fit(
         &out.lines().map(str::to_string).collect::<Vec<_>>(),
         crate::caps::OTHER,
@@ -171,6 +222,8 @@ fn show(ctx: &Ctx, lock: &StateLock) -> Result<Success> {
             "catalog": policy.source.as_ref().map(|f| f.to_string_lossy()),
             "profile": policy.profile,
             "mode": policy.mode,
+            "completed": completed,
+            "artifacts": artifacts,
         }),
     ))
 }

@@ -33,6 +33,19 @@ SAMPLES = {
     "session": {"action": "show"},
     "run": {"command": "echo from mcp"},
     "jobs": {"action": "list"},
+    "complete_task": {"summary": "Sampled every tool"},
+    "share": {"to": ["mcp-client"], "data_type": "note", "data": {"from": "mcp"}},
+    # asks its own session; answered by a concurrent inbox reply through the same server
+    "query": {"to": "mcp-client", "question": "Anyone?", "timeout_ms": 20000},
+    "inbox": {"action": "list"},
+    "create_plan": {"title": "Sample plan", "overview": "One spec.",
+                    "specs": [{"name": "only", "title": "Only", "description": "All of it."}]},
+    "create_spec": {"name": "only", "title": "Only", "overview": "Three steps.",
+                    "phases": [{"name": n, "title": n, "description": n} for n in ("a", "b", "c")]},
+    "create_phase": {"name": "a", "title": "A", "objective": "Start.",
+                     "tasks": [{"description": "Note it", "file": "notes/a.txt", "action": "modify"}],
+                     "validation_command": "true"},
+    "artifact": {"kind": "plan", "name": "sample-plan"},
     "undo": {},
 }
 
@@ -70,6 +83,18 @@ def dump(model):
     return model.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
+async def answer_own_query(session):
+    """Answers the sample query while it waits: a query holds nothing back (SPEC 24.7), so the
+    server runs these calls while the query is still in flight."""
+    for _ in range(500):
+        got = dump(await session.call_tool("inbox", {"action": "all"}))
+        for m in (got.get("structuredContent") or {}).get("data", {}).get("messages", []):
+            if m["kind"] == "query" and not m.get("expired") and "reply" not in m:
+                await session.call_tool("inbox", {"action": "reply", "id": m["id"], "text": "Here."})
+                return
+        await anyio.sleep(0.02)
+
+
 async def main(binary, root, state):
     page = local_page()
     params = StdioServerParameters(
@@ -97,7 +122,12 @@ async def main(binary, root, state):
             order = [n for n in SAMPLES if n in report["tools"]]
             report["missing_samples"] = sorted(set(report["tools"]) - set(SAMPLES))
             for name in order:
-                result = dump(await session.call_tool(name, SAMPLES[name]))
+                if name == "query":
+                    async with anyio.create_task_group() as tg:
+                        tg.start_soon(answer_own_query, session)
+                        result = dump(await session.call_tool(name, SAMPLES[name]))
+                else:
+                    result = dump(await session.call_tool(name, SAMPLES[name]))
                 report["calls"][name] = {
                     "isError": result.get("isError", False),
                     "text": result["content"][0]["text"],

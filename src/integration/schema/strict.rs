@@ -9,6 +9,8 @@
 //! - keywords either provider refuses go (`default`, `format`, `not`, numeric and length
 //!   bounds, `maxItems`, `minItems` over 1); a dropped default is said in the description, and
 //!   the parser still enforces every bound;
+//! - a field that takes any JSON (share's `data`) cannot be strict either: it becomes a
+//!   JSON-encoded string (24.7), which the parser also takes;
 //! - every property is required, an optional one as `anyOf [X, {type: null}]` (null means
 //!   absent to the parser), and every object has `additionalProperties: false`.
 
@@ -18,6 +20,7 @@ use serde_json::{Map, Value, json};
 
 pub fn strict(mut s: Schema) -> Schema {
     RecursiveTransform(pairs_for_free_form).transform(&mut s);
+    RecursiveTransform(json_text_for_any).transform(&mut s);
     RecursiveTransform(drop_refused_keywords).transform(&mut s);
     RecursiveTransform(every_property_required).transform(&mut s);
     s
@@ -48,6 +51,59 @@ fn pairs_for_free_form(s: &mut Schema) {
     let lead = m.get("description").and_then(Value::as_str).unwrap_or("");
     let desc = format!("{lead} A list of {{name, value}} pairs.");
     m.insert("description".into(), desc.trim_start().into());
+}
+
+/// Keywords that give a schema a shape; a property with none of them takes any JSON.
+const SHAPED: [&str; 9] = [
+    "type",
+    "enum",
+    "const",
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "$ref",
+    "properties",
+    "items",
+];
+
+/// Whether a property takes any JSON value: no shaping keyword at all, or an `anyOf` of bare
+/// types that includes free-form objects and arrays (share's `data`), which strict mode cannot
+/// say (every object's keys must be declared).
+fn takes_any_json(prop: &Value) -> bool {
+    match prop {
+        Value::Bool(b) => *b,
+        Value::Object(p) => match p.get("anyOf").and_then(Value::as_array) {
+            Some(alts) => {
+                let bare: Option<Vec<&str>> = alts
+                    .iter()
+                    .map(|a| match a.as_object() {
+                        Some(o) if o.len() == 1 => o.get("type").and_then(Value::as_str),
+                        _ => None,
+                    })
+                    .collect();
+                bare.is_some_and(|t| t.contains(&"object") && t.contains(&"array"))
+            }
+            None => !SHAPED.iter().any(|k| p.contains_key(*k)),
+        },
+        _ => false,
+    }
+}
+
+fn json_text_for_any(s: &mut Schema) {
+    let Some(Value::Object(props)) = s.as_object_mut().and_then(|m| m.get_mut("properties")) else {
+        return;
+    };
+    for prop in props.values_mut() {
+        if !takes_any_json(prop) {
+            continue;
+        }
+        let lead = prop
+            .get("description")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        let desc = format!("{lead} Give it as JSON text (a JSON-encoded string).");
+        *prop = json!({"type": "string", "description": desc.trim_start()});
+    }
 }
 
 /// Anthropic refuses numeric bounds, string lengths, `maxItems` and a `minItems` over 1;
@@ -207,6 +263,31 @@ mod tests {
                 "required": ["name", "value"],
                 "additionalProperties": false
             })
+        );
+    }
+
+    #[test]
+    fn any_json_becomes_json_text() {
+        let v = strict_of(json!({
+            "type": "object",
+            "properties": {
+                "data": {"description": "Anything."},
+                "more": {"anyOf": [{"type": "object"}, {"type": "array"}, {"type": "string"}]},
+                "n": {"type": "integer"},
+                "s": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
+            },
+            "required": ["data"],
+            "additionalProperties": false
+        }));
+        assert_eq!(
+            v["properties"]["data"],
+            json!({"type": "string", "description": "Anything. Give it as JSON text (a JSON-encoded string)."})
+        );
+        assert_eq!(v["properties"]["more"]["anyOf"][0]["type"], "string");
+        assert_eq!(v["properties"]["n"]["anyOf"][0]["type"], "integer");
+        assert_eq!(
+            v["properties"]["s"]["anyOf"][1]["items"]["type"], "string",
+            "a string-or-strings field keeps its shape"
         );
     }
 

@@ -1,0 +1,534 @@
+//! Where loops meet (SPEC 20): each session's inbox, its completion and its artifacts, as
+//! files in its state directory.
+//!
+//! An inbox is a directory of one file per message, `m<id>.json`, as reads.rs shards read
+//! records: a share costs one file and a directory listing, whatever the inbox holds, and a
+//! reader killed half-way through can leave nothing half-written. Beside each query, `r<id>.json`
+//! is its reply and `x<id>` marks it expired (the asker stopped waiting); `read.json` holds the
+//! highest id shown to the owner, so every message at or below it is read. Ids are never reused
+//! while the inbox lives: a new one is one more than any id present or read.
+//!
+//! A message is written and fsynced under a temporary name before any lock is taken, so the
+//! fsync (2–6 ms here) never serialises senders; under the target's state lock the sender only
+//! lists the inbox, checks its cap, picks the id and renames. The directory is fsynced after
+//! the lock is released, before the call answers (concurrent fsyncs share the journal commit).
+
+use crate::context::Ctx;
+use crate::error::{Code, Result, ToolError};
+use crate::state::{self, SessionsLock, StateLock};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+pub const INBOX: &str = "inbox";
+/// Messages an inbox keeps (SPEC 20.2); unread ones are never dropped (24.7).
+pub const CAP: usize = 500;
+/// The largest message, serialised: 500 of them must stay a reasonable inbox.
+pub const MAX_MESSAGE: usize = 1 << 20;
+const READ_FILE: &str = "read.json";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    Share,
+    Query,
+}
+
+/// A message as its file holds it (the id is the file's name).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Stored {
+    pub from: String,
+    pub at: String,
+    pub kind: Kind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_type: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub question: Option<String>,
+    /// A query's token, repeated in its reply: an asker never takes the reply to another
+    /// question that got the same id after the inbox was reset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nonce: Option<u64>,
+}
+
+/// A reply to a query, `r<id>.json`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Reply {
+    pub text: String,
+    pub from: String,
+    pub at: String,
+    pub nonce: Option<u64>,
+}
+
+/// A message as `inbox` shows it (SPEC 24.4).
+#[derive(Debug, Clone, Serialize)]
+pub struct Message {
+    pub id: u64,
+    pub from: String,
+    pub at: String,
+    pub kind: Kind,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data_type: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub question: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expired: Option<bool>,
+    /// A query's reply text, once given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reply: Option<String>,
+    /// Whether it had been shown before this call.
+    pub read: bool,
+}
+
+pub fn inbox_dir(ctx: &Ctx, session: &str) -> PathBuf {
+    state::session_dir_of(ctx, session).join(INBOX)
+}
+
+fn name(prefix: char, id: u64) -> String {
+    match prefix {
+        'm' | 'r' => format!("{prefix}{id:012}.json"),
+        _ => format!("{prefix}{id:012}"),
+    }
+}
+
+/// What an inbox directory holds, by id.
+#[derive(Default)]
+struct Scan {
+    messages: BTreeSet<u64>,
+    replies: BTreeSet<u64>,
+    expired: BTreeSet<u64>,
+    read_upto: u64,
+}
+
+impl Scan {
+    fn unread(&self) -> usize {
+        self.messages.range(self.read_upto + 1..).count()
+    }
+
+    fn next_id(&self) -> u64 {
+        self.messages
+            .last()
+            .copied()
+            .unwrap_or(0)
+            .max(self.read_upto)
+            + 1
+    }
+}
+
+/// Lists an inbox (held under its session's lock). Temporary files of senders that died
+/// before their rename are removed once they are old enough to be nobody's.
+fn scan(ctx: &Ctx, dir: &Path) -> Result<Scan> {
+    let mut s = Scan::default();
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(s),
+        Err(e) => return Err(ToolError::state(&e, dir)),
+    };
+    for entry in entries {
+        let entry = entry.map_err(|e| ToolError::state(&e, dir))?;
+        let file = entry.file_name();
+        let Some(file) = file.to_str() else { continue };
+        if file.starts_with('.') {
+            remove_if_stale(&entry.path());
+            continue;
+        }
+        let (kind, rest) = file.split_at(1.min(file.len()));
+        let digits = rest.strip_suffix(".json").unwrap_or(rest);
+        let Ok(id) = digits.parse::<u64>() else {
+            continue;
+        };
+        match kind {
+            "m" => s.messages.insert(id),
+            "r" => s.replies.insert(id),
+            "x" => s.expired.insert(id),
+            _ => false,
+        };
+    }
+    s.read_upto = read_upto(ctx, dir);
+    Ok(s)
+}
+
+fn remove_if_stale(path: &Path) {
+    let old = std::fs::symlink_metadata(path)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.elapsed().ok())
+        .is_some_and(|age| age > std::time::Duration::from_secs(600));
+    if old {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct ReadMark {
+    read_upto: u64,
+}
+
+/// The highest id shown. A lost or corrupt mark shows messages again, which loses nothing.
+fn read_upto(ctx: &Ctx, dir: &Path) -> u64 {
+    let path = dir.join(READ_FILE);
+    match std::fs::read(&path) {
+        Ok(bytes) => match serde_json::from_slice::<ReadMark>(&bytes) {
+            Ok(m) => m.read_upto,
+            Err(e) => {
+                ctx.warn(format!(
+                    "inbox read mark {} was corrupt ({e}); every kept message counts as unread",
+                    path.display()
+                ));
+                let _ = std::fs::remove_file(&path);
+                0
+            }
+        },
+        Err(_) => 0,
+    }
+}
+
+/// Writes `value` under a temporary name in `dir`, fsynced: ready to be renamed into place.
+fn stage(dir: &Path, value: &impl Serialize) -> Result<tempfile::TempPath> {
+    state::create_dir(dir)?;
+    let bytes = serde_json::to_vec(value)
+        .map_err(|e| ToolError::internal(format!("serialising a message: {e}")))?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".new.")
+        .tempfile_in(dir)
+        .map_err(|e| ToolError::state(&e, dir))?;
+    tmp.write_all(&bytes)
+        .and_then(|()| tmp.as_file().sync_all())
+        .map_err(|e| ToolError::state(&e, tmp.path()))?;
+    Ok(tmp.into_temp_path())
+}
+
+/// The serialised size of a message, refused over `MAX_MESSAGE` (`too_large`, naming `field`).
+pub fn check_size(value: &impl Serialize, field: &str) -> Result<()> {
+    let n = serde_json::to_vec(value).map(|v| v.len()).unwrap_or(0);
+    if n > MAX_MESSAGE {
+        return Err(ToolError::new(
+            Code::TooLarge,
+            format!("{field} is {n} bytes as JSON; a message holds at most {MAX_MESSAGE} bytes"),
+        )
+        .with("limit", MAX_MESSAGE)
+        .with("field", field)
+        .hint("Share a file's path instead of its content, or split the data."));
+    }
+    Ok(())
+}
+
+/// Appends one message to each target's inbox: all of them or none (a full inbox refuses the
+/// whole share). `targets[i]` is blamed as `to[i]`. Returns the ids given, in order.
+pub fn deliver(ctx: &Ctx, targets: &[(&str, Stored)]) -> Result<Vec<u64>> {
+    let dirs: Vec<PathBuf> = targets.iter().map(|(t, _)| inbox_dir(ctx, t)).collect();
+    let mut staged = Vec::with_capacity(targets.len());
+    for ((_, msg), dir) in targets.iter().zip(&dirs) {
+        staged.push(stage(dir, msg)?);
+    }
+    let names: Vec<&str> = targets.iter().map(|(t, _)| *t).collect();
+    let lock = SessionsLock::acquire(ctx, &names)?;
+    let mut scans = Vec::with_capacity(targets.len());
+    for (i, ((target, _), dir)) in targets.iter().zip(&dirs).enumerate() {
+        debug_assert_eq!(lock.dir(target).join(INBOX), *dir);
+        let s = scan(ctx, dir)?;
+        if s.unread() >= CAP {
+            return Err(ToolError::new(
+                Code::TooLarge,
+                format!(
+                    "the inbox of session {target} holds {CAP} unread messages; nothing was sent"
+                ),
+            )
+            .with("limit", CAP)
+            .with("field", format!("to[{i}]"))
+            .with("target", *target)
+            .hint(format!(
+                "Session {target} must read its inbox (`inbox`) before it can take more."
+            )));
+        }
+        scans.push(s);
+    }
+    let mut ids = Vec::with_capacity(targets.len());
+    for ((tmp, s), dir) in staged.into_iter().zip(&mut scans).zip(&dirs) {
+        // Room for one more: the oldest read messages go (the read ones are the oldest ids).
+        while s.messages.len() >= CAP {
+            let Some(old) = s.messages.pop_first() else {
+                break;
+            };
+            for prefix in ['m', 'r', 'x'] {
+                let _ = std::fs::remove_file(dir.join(name(prefix, old)));
+            }
+        }
+        let id = s.next_id();
+        let target = dir.join(name('m', id));
+        tmp.persist(&target)
+            .map_err(|e| ToolError::state(&e.error, &target))?;
+        s.messages.insert(id);
+        ids.push(id);
+    }
+    drop(lock);
+    for dir in &dirs {
+        state::sync_dir(dir);
+    }
+    Ok(ids)
+}
+
+/// Which messages `list` shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Which {
+    Unread,
+    All,
+}
+
+/// The messages of this session's inbox, oldest first. The unread ones, once shown by `Unread`,
+/// are marked read; `All` looks without marking (a harness may peek; SPEC 20.2 marks on list).
+pub fn list(ctx: &Ctx, which: Which) -> Result<Vec<Message>> {
+    let lock = StateLock::acquire(ctx)?;
+    let dir = lock.dir().join(INBOX);
+    let s = scan(ctx, &dir)?;
+    let ids: Vec<u64> = match which {
+        Which::Unread => s.messages.range(s.read_upto + 1..).copied().collect(),
+        Which::All => s.messages.iter().copied().collect(),
+    };
+    let mut out = Vec::with_capacity(ids.len());
+    for id in ids {
+        let path = dir.join(name('m', id));
+        let stored: Stored = match read_json(ctx, &path)? {
+            Some(m) => m,
+            None => continue,
+        };
+        let reply = if s.replies.contains(&id) {
+            read_json::<Reply>(ctx, &dir.join(name('r', id)))?.map(|r| r.text)
+        } else {
+            None
+        };
+        let is_query = stored.kind == Kind::Query;
+        out.push(Message {
+            id,
+            from: stored.from,
+            at: stored.at,
+            kind: stored.kind,
+            data_type: stored.data_type,
+            data: stored.data,
+            question: stored.question,
+            expired: is_query.then(|| s.expired.contains(&id)),
+            reply,
+            read: id <= s.read_upto,
+        });
+    }
+    if which == Which::Unread
+        && let Some(last) = out.last().map(|m| m.id)
+        && last > s.read_upto
+    {
+        // Not fsynced: after a power cut a lost mark only shows messages again.
+        state::write_atomic(
+            &dir,
+            READ_FILE,
+            &serde_json::to_vec(&ReadMark { read_upto: last }).expect("plain data"),
+            false,
+        )?;
+    }
+    Ok(out)
+}
+
+/// Reads a store file; a missing one is None, a corrupt one is moved aside with a warning.
+fn read_json<T: serde::de::DeserializeOwned>(ctx: &Ctx, path: &Path) -> Result<Option<T>> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(ToolError::state(&e, path)),
+    };
+    match serde_json::from_slice(&bytes) {
+        Ok(v) => Ok(Some(v)),
+        Err(e) => {
+            // Ignored by the listings (not `m<digits>.json`), kept for a person to look at.
+            let file = path.file_name().unwrap_or_default().to_string_lossy();
+            let aside = path.with_file_name(format!("{file}.corrupt-{}", state::unix_secs()));
+            let _ = std::fs::rename(path, &aside);
+            ctx.warn(format!(
+                "{} was corrupt ({e}); moved aside to {}",
+                path.display(),
+                aside.display()
+            ));
+            Ok(None)
+        }
+    }
+}
+
+/// Answers query `id` of this session's inbox.
+pub fn reply(ctx: &Ctx, id: u64, text: &str) -> Result<Stored> {
+    let lock = StateLock::acquire(ctx)?;
+    let dir = lock.dir().join(INBOX);
+    let s = scan(ctx, &dir)?;
+    if !s.messages.contains(&id) {
+        let newest = s.messages.last().copied();
+        return Err(ToolError::new(
+            Code::NotFound,
+            format!(
+                "inbox: there is no message {id} in session {}'s inbox{}",
+                ctx.session,
+                match newest {
+                    Some(n) => format!(" (the newest is {n})"),
+                    None => " (it is empty)".into(),
+                }
+            ),
+        )
+        .with("id", id)
+        .hint("Run `inbox` with action `all` to see the messages and their ids."));
+    }
+    let Some(stored) = read_json::<Stored>(ctx, &dir.join(name('m', id)))? else {
+        return Err(ToolError::new(
+            Code::NotFound,
+            format!("inbox: message {id} could not be read"),
+        )
+        .with("id", id));
+    };
+    if stored.kind != Kind::Query {
+        return Err(ToolError::invalid(
+            "id",
+            format!(
+                "inbox: message {id} is a share from {}, not a query: only a query takes a reply",
+                stored.from
+            ),
+        )
+        .hint("To answer a share, `share` back to its sender."));
+    }
+    if s.expired.contains(&id) {
+        return Err(ToolError::invalid(
+            "id",
+            format!(
+                "inbox: query {id} from {} has expired: {} stopped waiting for the answer",
+                stored.from, stored.from
+            ),
+        )
+        .hint(format!(
+            "The asker no longer waits; `share` the answer to {} instead.",
+            stored.from
+        )));
+    }
+    if s.replies.contains(&id) {
+        return Err(ToolError::invalid(
+            "id",
+            format!(
+                "inbox: query {id} from {} was already answered",
+                stored.from
+            ),
+        ));
+    }
+    let reply = Reply {
+        text: text.to_string(),
+        from: ctx.session.clone(),
+        at: state::now(),
+        nonce: stored.nonce,
+    };
+    let tmp = stage(&dir, &reply)?;
+    let target = dir.join(name('r', id));
+    tmp.persist(&target)
+        .map_err(|e| ToolError::state(&e.error, &target))?;
+    drop(lock);
+    state::sync_dir(&dir);
+    Ok(stored)
+}
+
+/// The reply to query `id` in `target`'s inbox, if it has come (no lock: replies land by
+/// rename, whole or not at all).
+pub fn reply_of(ctx: &Ctx, target: &str, id: u64, nonce: u64) -> Result<Option<Reply>> {
+    let path = inbox_dir(ctx, target).join(name('r', id));
+    Ok(read_json::<Reply>(ctx, &path)?.filter(|r| r.nonce == Some(nonce)))
+}
+
+/// The asker gives up on query `id`: marks it expired, unless the reply came first (then it is
+/// returned, and the asker takes it after all). Under the target's lock, so a reply and the
+/// expiry never both win.
+pub fn expire(ctx: &Ctx, target: &str, id: u64, nonce: u64) -> Result<Option<Reply>> {
+    let lock = StateLock::acquire_for(ctx, target)?;
+    if let Some(r) = reply_of(ctx, target, id, nonce)? {
+        return Ok(Some(r));
+    }
+    let dir = lock.dir().join(INBOX);
+    let ours =
+        read_json::<Stored>(ctx, &dir.join(name('m', id)))?.is_some_and(|m| m.nonce == Some(nonce));
+    if ours {
+        state::write_atomic(&dir, &name('x', id), b"", false)?;
+    }
+    Ok(None)
+}
+
+/// The completion of a session (SPEC 20.1), `completed.json`.
+pub const COMPLETED: &str = "completed.json";
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Completion {
+    pub summary: String,
+    pub completed_at: String,
+}
+
+/// The artifact kinds (SPEC 24.4), in the order `session show` lists them.
+pub const KINDS: [&str; 3] = ["plan", "spec", "phase"];
+
+pub fn artifacts_dir(ctx: &Ctx, session: &str, kind: &str) -> PathBuf {
+    state::session_dir_of(ctx, session)
+        .join("artifacts")
+        .join(kind)
+}
+
+/// The names of a session's artifacts of one kind, sorted.
+pub fn artifact_names(ctx: &Ctx, session: &str, kind: &str) -> Result<Vec<String>> {
+    let dir = artifacts_dir(ctx, session, kind);
+    let entries = match std::fs::read_dir(&dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(vec![]),
+        Err(e) => return Err(ToolError::state(&e, &dir)),
+    };
+    let mut names = vec![];
+    for entry in entries {
+        let entry = entry.map_err(|e| ToolError::state(&e, &dir))?;
+        let file = entry.file_name();
+        if let Some(n) = file.to_str().and_then(|f| f.strip_suffix(".json"))
+            && !n.starts_with('.')
+        {
+            names.push(n.to_string());
+        }
+    }
+    names.sort();
+    Ok(names)
+}
+
+/// One stored artifact, or None.
+pub fn load_artifact(ctx: &Ctx, session: &str, kind: &str, name: &str) -> Result<Option<Value>> {
+    read_json(
+        ctx,
+        &artifacts_dir(ctx, session, kind).join(format!("{name}.json")),
+    )
+}
+
+/// Stores an artifact of this session (fsynced: a plan is what a user would miss). Refuses an
+/// existing name unless `replace`.
+pub fn save_artifact(
+    ctx: &Ctx,
+    kind: &str,
+    name: &str,
+    value: &Value,
+    replace: bool,
+) -> Result<bool> {
+    let lock = StateLock::acquire(ctx)?;
+    let dir = lock.dir().join("artifacts").join(kind);
+    state::create_dir(&dir)?;
+    let file = format!("{name}.json");
+    let existed = dir.join(&file).exists();
+    if existed && !replace {
+        return Err(ToolError::invalid(
+            "name",
+            format!(
+                "{kind} `{name}` already exists in session {}; nothing was changed",
+                ctx.session
+            ),
+        )
+        .hint(format!(
+            "Pass replace: true to overwrite it, or choose another name (`artifact` with kind {kind} lists them)."
+        )));
+    }
+    let bytes = serde_json::to_vec(value).expect("plain data");
+    state::write_atomic(&dir, &file, &bytes, true)?;
+    Ok(existed)
+}
