@@ -825,3 +825,54 @@ fn the_heavy_lane_runs_commands_at_nice_10_and_allows_long_timeouts() {
     let file = catalog(&env, "[tools.run]\n");
     with(&env, &file, &["run", "true", "--timeout-ms", "1800000"], "").assert_invalid("timeout_ms");
 }
+
+/// SPEC 24.3, 24.7: `validate` without `[project] validate` runs the validation_command of the
+/// session's latest phase artifact (or the phase named), only where the profile also offers
+/// `run`: a command a model wrote never runs in a loop that may not run commands.
+#[test]
+fn validate_runs_the_latest_phases_command_only_where_run_is_offered() {
+    let env = Env::new();
+    let file = catalog(
+        &env,
+        "[tools.validate]\n[tools.run]\n[tools.create_phase]\n[profiles.code]\ntools = [\"validate\", \"run\", \"create_phase\"]\n[profiles.plan]\ntools = [\"validate\", \"create_phase\"]\n",
+    );
+    let phase = |name: &str, cmd: &str| {
+        json!({"name": name, "title": "T", "objective": "O.", "tasks": [{"description": "d"}], "validation_command": cmd})
+            .to_string()
+    };
+    with(
+        &env,
+        &file,
+        &["--profile", "code", "create_phase"],
+        &phase("first", "echo first-phase"),
+    )
+    .assert_ok();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    with(
+        &env,
+        &file,
+        &["--profile", "code", "create_phase"],
+        &phase("second", "echo second-phase"),
+    )
+    .assert_ok();
+    let out = with(&env, &file, &["--profile", "code", "validate"], "{}");
+    out.assert_ok();
+    assert!(out.output().contains("second-phase"), "{}", out.output());
+    assert_eq!(out.data()["command"], "echo second-phase");
+    let named = with(
+        &env,
+        &file,
+        &["--profile", "code", "validate"],
+        r#"{"phase": "first"}"#,
+    );
+    assert!(named.output().contains("first-phase"), "{}", named.output());
+    with(
+        &env,
+        &file,
+        &["--profile", "code", "validate"],
+        r#"{"phase": "nope"}"#,
+    )
+    .assert_err("not_found");
+    // The plan profile has no run: the phase's command is not run.
+    with(&env, &file, &["--profile", "plan", "validate"], "{}").assert_err("tool_disabled");
+}

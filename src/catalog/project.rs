@@ -16,7 +16,7 @@ pub fn command(kind: &str, project: &Project, root: &Path) -> Option<(String, &'
         return Some((c.clone(), "[project]"));
     }
     if kind == "validate" {
-        // A phase artifact's validation_command comes with the artifacts (issue 20).
+        // Else a phase artifact's validation_command (tools/command.rs).
         return None;
     }
     let has = |f: &str| root.join(f).is_file();

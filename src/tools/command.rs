@@ -22,6 +22,9 @@ pub struct Command;
 pub struct Input {
     /// Extra arguments, appended to the command shell-quoted (e.g. a test name to run only it).
     pub args: Option<Vec<String>>,
+    /// `validate` only: the phase artifact whose `validation_command` runs (default: the
+    /// session's latest phase).
+    pub phase: Option<String>,
 }
 
 /// The description a model reads for a command tool without one of its own.
@@ -61,13 +64,22 @@ impl Tool for Command {
     fn run(ctx: &Ctx, input: Input) -> Result<Success> {
         let name = ctx.call.name.clone();
         let entry = ctx.call.entry.clone().unwrap_or_default();
+        if input.phase.is_some() && name != "validate" {
+            return Err(ToolError::invalid(
+                "phase",
+                format!("`phase` is for validate, not {name}"),
+            ));
+        }
         let base = match &entry.command {
             Some(c) => c.clone(),
             None => {
                 let found = project::command(&name, &ctx.policy.catalog.project, &ctx.root_real);
                 match found {
-                    Some((c, _)) => c,
-                    None => return Err(not_found(&name)),
+                    // `phase` names a phase's own check, which the catalog's command replaces
+                    // only when no phase is named.
+                    Some((c, _)) if input.phase.is_none() => c,
+                    _ if name == "validate" => phase_command(ctx, input.phase.as_deref())?,
+                    _ => return Err(not_found(&name)),
                 }
             }
         };
@@ -111,9 +123,51 @@ impl Tool for Command {
     }
 }
 
+/// The `validation_command` of a phase artifact of this session (SPEC 24.3): the one named, or
+/// the latest made. A model wrote it, so it runs only where the profile also offers `run`
+/// (24.7): a loop that may not run commands gets no command this way either.
+fn phase_command(ctx: &Ctx, named: Option<&str>) -> Result<String> {
+    use crate::tools::loops::store;
+    if crate::dispatch::find(&ctx.policy, "run").is_err() {
+        return Err(ToolError::new(
+            crate::error::Code::ToolDisabled,
+            "validate would run a phase's validation_command, a command a model wrote; this profile does not offer run, so it does not run it",
+        )
+        .hint("Set [project] validate in the catalog, or offer run in this profile."));
+    }
+    let phase = match named {
+        Some(n) => store::load_artifact(ctx, &ctx.session, "phase", n)?.ok_or_else(|| {
+            ToolError::new(
+                crate::error::Code::NotFound,
+                format!("no phase artifact `{n}` in this session"),
+            )
+            .with("field", "phase")
+            .hint("List them with artifact {\"kind\": \"phase\"}.")
+        })?,
+        None => {
+            let mut latest: Option<(String, serde_json::Value)> = None;
+            for n in store::artifact_names(ctx, &ctx.session, "phase")? {
+                if let Some(v) = store::load_artifact(ctx, &ctx.session, "phase", &n)? {
+                    let at = v["created_at"].as_str().unwrap_or("").to_string();
+                    if latest.as_ref().is_none_or(|(t, _)| at >= *t) {
+                        latest = Some((at, v));
+                    }
+                }
+            }
+            latest
+                .map(|(_, v)| v)
+                .ok_or_else(|| not_found("validate"))?
+        }
+    };
+    match phase["validation_command"].as_str() {
+        Some(c) if !c.trim().is_empty() => Ok(c.to_string()),
+        _ => Err(not_found("validate")),
+    }
+}
+
 fn not_found(name: &str) -> ToolError {
     let why = if name == "validate" {
-        "no validation command is set: `validate` runs the catalog's [project] validate (a phase artifact's validation_command comes with the loop artifacts, not built yet)".to_string()
+        "no validation command is set: `validate` runs the catalog's [project] validate, else the validation_command of the session's latest phase artifact (create_phase), and there is neither".to_string()
     } else {
         format!(
             "no {name} command is set and none was found in the root (Cargo.toml, package.json, go.mod, pyproject.toml or pytest.ini, Makefile)"
