@@ -35,6 +35,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand read 'Read a text file with line numbers (also images, PDFs, notebooks, several files)'
             cand write 'Create or overwrite a file'
             cand edit 'Replace text in a file'
+            cand apply_patch 'Apply a multi-file patch (Codex''s apply_patch format)'
             cand move 'Move or rename a file or directory (undoable)'
             cand delete 'Delete a file or directory (undoable: it goes to a trash)'
             cand mkdir 'Create a directory (and its parents)'
@@ -105,6 +106,20 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand --no-replace-all 'Sets replace_all to false'
             cand --dry-run 'Show the diff the edit would make, without writing anything (default false).'
             cand --no-dry-run 'Sets dry_run to false'
+            cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+            cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+            cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+            cand --allow-dangerous 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+            cand --pretty 'Indent the JSON'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'loopr-tool;apply_patch'= {
+            cand --patch 'The patch: `*** Begin Patch`, then per file `*** Add File: PATH` (+ lines), `*** Update File: PATH` (optional `*** Move to: PATH`, then hunks: `@@ [a line above the change]`, lines starting with '' '' context, ''-'' removed, ''+'' added, optional `*** End of File`) or `*** Delete File: PATH`, and `*** End Patch`. [required]'
+            cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
+            cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
+            cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
+            cand --format 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]'
             cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
             cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
             cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -456,6 +471,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand read 'Read a text file with line numbers (also images, PDFs, notebooks, several files)'
             cand write 'Create or overwrite a file'
             cand edit 'Replace text in a file'
+            cand apply_patch 'Apply a multi-file patch (Codex''s apply_patch format)'
             cand move 'Move or rename a file or directory (undoable)'
             cand delete 'Delete a file or directory (undoable: it goes to a trash)'
             cand mkdir 'Create a directory (and its parents)'
@@ -481,6 +497,8 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
         &'loopr-tool;help;write'= {
         }
         &'loopr-tool;help;edit'= {
+        }
+        &'loopr-tool;help;apply_patch'= {
         }
         &'loopr-tool;help;move'= {
         }

@@ -3,6 +3,7 @@
 
 use crate::tool::DynTool;
 
+pub mod apply_patch;
 pub mod delete;
 pub mod edit;
 pub mod fetch;
@@ -26,6 +27,7 @@ pub static TOOLS: &[&dyn DynTool] = &[
     &read::Read,
     &write::Write,
     &edit::Edit,
+    &apply_patch::ApplyPatch,
     &move_file::Move,
     &delete::Delete,
     &mkdir::Mkdir,

@@ -45,9 +45,25 @@ pub struct Found {
     pub hits: Vec<Hit>,
 }
 
+/// How a search is bounded.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Opts {
+    /// Only runs of whole lines match (a patch hunk's lines, 17.3): an exact match must start
+    /// at a line start.
+    pub whole_lines: bool,
+}
+
 /// Climbs the ladder for `old` in `text`; `None` when no rung finds it.
 pub fn find(text: &str, idx: &LineIndex, old: &str, new: &str) -> Option<Found> {
-    let exact = exact(text, idx, old);
+    find_with(text, idx, old, new, Opts::default())
+}
+
+/// As `find`, bounded by `opts`.
+pub fn find_with(text: &str, idx: &LineIndex, old: &str, new: &str, opts: Opts) -> Option<Found> {
+    let mut exact = exact(text, idx, old);
+    if opts.whole_lines {
+        exact.retain(|&(s, _)| s == 0 || text.as_bytes()[s - 1] == b'\n');
+    }
     if !exact.is_empty() {
         let hits = exact
             .into_iter()

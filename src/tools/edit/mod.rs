@@ -2,14 +2,14 @@
 //! nothing — matched by a short ladder of ever looser but unambiguous comparisons, written back
 //! in the file's own encoding and line endings with every other byte kept.
 
-mod apply;
-mod closest;
-mod diff;
-mod encode;
-mod indent;
-mod lines;
-mod matching;
-mod report;
+pub(crate) mod apply;
+pub(crate) mod closest;
+pub(crate) mod diff;
+pub(crate) mod encode;
+pub(crate) mod indent;
+pub(crate) mod lines;
+pub(crate) mod matching;
+pub(crate) mod report;
 
 use crate::change;
 use crate::context::Ctx;
@@ -180,11 +180,8 @@ fn specs(input: &Input) -> Result<Vec<apply::Spec<'_>>> {
             .iter()
             .enumerate()
             .map(|(i, e)| {
-                let spec = apply::Spec {
-                    old: &e.old_string,
-                    new: &e.new_string,
-                    replace_all: e.replace_all.unwrap_or(false),
-                };
+                let spec =
+                    apply::Spec::text(&e.old_string, &e.new_string, e.replace_all.unwrap_or(false));
                 (spec, format!("edits[{i}]."))
             })
             .collect(),
@@ -201,11 +198,7 @@ fn specs(input: &Input) -> Result<Vec<apply::Spec<'_>>> {
                 )
                 .hint("Give old_string and new_string, or edits: [{old_string, new_string}]."));
             };
-            let spec = apply::Spec {
-                old,
-                new,
-                replace_all: input.replace_all.unwrap_or(false),
-            };
+            let spec = apply::Spec::text(old, new, input.replace_all.unwrap_or(false));
             vec![(spec, String::new())]
         }
     };

@@ -74,7 +74,7 @@ fn shown_line(content: &str) -> String {
     Line { text, chars }.display()
 }
 
-fn rung_phrase(rung: Rung) -> &'static str {
+pub(crate) fn rung_phrase(rung: Rung) -> &'static str {
     match rung {
         Rung::Exact => "exactly",
         Rung::TrailingWhitespace => "ignoring trailing whitespace",
@@ -83,14 +83,11 @@ fn rung_phrase(rung: Rung) -> &'static str {
     }
 }
 
-pub fn success(shown: &str, old: &str, out: &Outcome, edits_form: bool, dry_run: bool) -> Success {
-    let text = out.text();
-    let idx = LineIndex::new(text);
+/// Changed lines (0-based, inclusive), and a byte on the first; a removal marks the line
+/// where it happened. Changes come in order, so line_of counts on from the last one.
+fn spans_of(text: &str, idx: &LineIndex, changed: &[(usize, usize)]) -> Vec<Span> {
     let last_line = idx.count().saturating_sub(1);
-    // Changed lines (0-based, inclusive), and a byte on the first; a removal marks the line
-    // where it happened. Changes come in order, so line_of counts on from the last one.
-    let spans: Vec<Span> = out
-        .changed
+    changed
         .iter()
         .map(|&(a, b)| {
             let anchor = a.min(text.len().saturating_sub(1));
@@ -102,7 +99,22 @@ pub fn success(shown: &str, old: &str, out: &Outcome, edits_form: bool, dry_run:
                 anchor: (anchor, first),
             }
         })
-        .collect();
+        .collect()
+}
+
+/// The changed regions of `text` (byte ranges of new text) with context, numbered as read
+/// shows them (apply_patch shows its files so), and the first changed line (1-based).
+pub(crate) fn changed_regions(text: &str, changed: &[(usize, usize)]) -> (Vec<String>, usize) {
+    let idx = LineIndex::new(text);
+    let spans = spans_of(text, &idx, changed);
+    let first_line = spans.iter().map(|s| s.first).min().unwrap_or(0) + 1;
+    (listing(text, &idx, &spans), first_line)
+}
+
+pub fn success(shown: &str, old: &str, out: &Outcome, edits_form: bool, dry_run: bool) -> Success {
+    let text = out.text();
+    let idx = LineIndex::new(text);
+    let spans = spans_of(text, &idx, &out.changed);
     let first_line = spans.iter().map(|s| s.first).min().unwrap_or(0) + 1;
     let last_line_changed = spans.iter().map(|s| s.last).max().unwrap_or(0) + 1;
     let replacements: usize = out.applied.iter().map(|a| a.count).sum();
@@ -258,41 +270,11 @@ pub fn failure(f: Failure, shown: &str, specs: &[Spec], edits_form: bool, doc: &
             }
             let closest_json = match &closest {
                 Some(c) => {
-                    msg.push_str(&format!(
-                        "\nThe most similar region is {} (similarity {:.2}):",
-                        line_range(c.first, c.last),
-                        c.similarity
-                    ));
-                    let lines: Vec<String> = c
-                        .text
-                        .split('\n')
-                        .enumerate()
-                        .map(|(j, l)| {
-                            let l = l.strip_suffix('\r').unwrap_or(l);
-                            format!("{:>6}\t{}", c.first + j + 1, shown_line(l))
-                        })
-                        .collect();
-                    let all = lines.len();
-                    let (text, _) = caps::fit(&lines, caps::OTHER / 2, |k| {
-                        (k < all).then(|| {
-                            format!(
-                                "(region cut; it goes on to line {}: read from line {})",
-                                c.last + 1,
-                                c.first + k + 1
-                            )
-                        })
-                    });
-                    msg.push('\n');
-                    msg.push_str(text.trim_end_matches('\n'));
+                    msg.push_str(&closest_block(c));
                     if already.is_none() {
                         hints.push(what_differs(c, old));
                     }
-                    json!({
-                        "start_line": c.first + 1,
-                        "end_line": c.last + 1,
-                        "text": c.text,
-                        "similarity": c.similarity,
-                    })
+                    closest_value(c)
                 }
                 None => {
                     msg.push_str(if doc.text.is_empty() {
@@ -363,6 +345,61 @@ pub fn failure(f: Failure, shown: &str, specs: &[Spec], edits_form: bool, doc: &
                 ));
             with_index(err, index, edits_form)
         }
+        Failure::Count {
+            index,
+            expected,
+            rung,
+            lines,
+        } => {
+            let count = lines.len();
+            let how = if rung == Rung::Exact {
+                String::new()
+            } else {
+                format!(" ({})", rung_phrase(rung))
+            };
+            let at: Vec<String> = lines
+                .iter()
+                .take(SHOWN_OCCURRENCES)
+                .map(|l| (l + 1).to_string())
+                .collect();
+            let (code, hint) = if count > expected {
+                (
+                    Code::AmbiguousMatch,
+                    "Include more of the surrounding lines in old_string so that it matches only the places you mean, or set expected_replacements to the count found.",
+                )
+            } else {
+                (
+                    Code::NoMatch,
+                    "Read the file to see how many places hold old_string, then set expected_replacements to that count (or widen old_string).",
+                )
+            };
+            let err = ToolError::new(
+                code,
+                format!(
+                    "{}old_string was found {count} time{} in {shown}{how} (at line{} {}), but expected_replacements is {expected}; nothing was replaced",
+                    pre(index),
+                    if count == 1 { "" } else { "s" },
+                    if count == 1 { "" } else { "s" },
+                    at.join(", ")
+                ),
+            )
+            .with("path", shown)
+            .with("count", count)
+            .with("expected", expected)
+            .with("lines", lines.iter().map(|l| l + 1).collect::<Vec<_>>())
+            .hint(hint);
+            with_index(err, index, edits_form)
+        }
+        Failure::Anchor { index, anchor } => with_index(
+            ToolError::new(
+                Code::NoMatch,
+                format!("{}the anchor `{anchor}` is on no line of {shown}", pre(index)),
+            )
+            .with("path", shown)
+            .with("closest", Value::Null),
+            index,
+            edits_form,
+        ),
         Failure::Unencodable { index, old, ch } => {
             let name = if old { "old_string" } else { "new_string" };
             let err = ToolError::invalid(
@@ -406,7 +443,49 @@ pub fn failure(f: Failure, shown: &str, specs: &[Spec], edits_form: bool, doc: &
     }
 }
 
-fn line_range(a: usize, b: usize) -> String {
+/// `closest` as the error carries it.
+pub(crate) fn closest_value(c: &closest::Closest) -> Value {
+    json!({
+        "start_line": c.first + 1,
+        "end_line": c.last + 1,
+        "text": c.text,
+        "similarity": c.similarity,
+    })
+}
+
+/// The closest region for a message: a heading line and its lines numbered as read shows them,
+/// within half the output cap.
+pub(crate) fn closest_block(c: &closest::Closest) -> String {
+    let mut msg = format!(
+        "\nThe most similar region is {} (similarity {:.2}):",
+        line_range(c.first, c.last),
+        c.similarity
+    );
+    let lines: Vec<String> = c
+        .text
+        .split('\n')
+        .enumerate()
+        .map(|(j, l)| {
+            let l = l.strip_suffix('\r').unwrap_or(l);
+            format!("{:>6}\t{}", c.first + j + 1, shown_line(l))
+        })
+        .collect();
+    let all = lines.len();
+    let (text, _) = caps::fit(&lines, caps::OTHER / 2, |k| {
+        (k < all).then(|| {
+            format!(
+                "(region cut; it goes on to line {}: read from line {})",
+                c.last + 1,
+                c.first + k + 1
+            )
+        })
+    });
+    msg.push('\n');
+    msg.push_str(text.trim_end_matches('\n'));
+    msg
+}
+
+pub(crate) fn line_range(a: usize, b: usize) -> String {
     if a == b {
         format!("line {}", a + 1)
     } else {
@@ -415,7 +494,7 @@ fn line_range(a: usize, b: usize) -> String {
 }
 
 /// The hint's account of the closest region: each kind of difference, then how to fix it.
-fn what_differs(c: &closest::Closest, old: &str) -> String {
+pub(crate) fn what_differs(c: &closest::Closest, old: &str) -> String {
     let (kinds, first) = closest::differences(&c.text, old);
     let mut parts: Vec<String> = Vec::new();
     for k in &kinds {
