@@ -96,8 +96,13 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l pretty -
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l path -d 'The file to edit: relative to the root, or absolute inside it. It must exist and have been read in this session. [required]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l old-string -d 'The text to replace, copied from the file as read shows it (without the line-number prefix). It must match exactly one place unless replace_all is set. Not with `edits`.' -r
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l new-string -d 'The text to put in its place. Not with `edits`.' -r
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l edits -d 'Several edits, applied in order, each to the result of the one before; if any fails, none is applied. Instead of old_string/new_string.' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l new-string -d 'The text to put in its place (with start_line/end_line: the lines\' new text; with insert_line: the lines to insert). Not with `edits`.' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l expected-replacements -d 'Exactly this many occurrences of old_string must be found; all are replaced. Another count is an error that says how many there are.' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l start-line -d 'Instead of old_string: the first line to replace (1-based, as read numbers lines), with end_line and new_string.' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l end-line -d 'The last line to replace (inclusive; default start_line).' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l expected -d 'With start_line: the current text of those lines; if they hold something else, nothing is changed (no_match shows them).' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l insert-line -d 'Instead of old_string: insert new_string after this line (0: before the first line).' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l edits -d 'Several edits, all or nothing: string edits applied in order, each to the result of the one before; or line edits, all counting lines of the file as it is before the call. Instead of old_string/new_string.' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l file-path -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r

@@ -147,6 +147,10 @@ pub fn hunk_failure(
         .with("limit", MAX_RESULT)
         .with("path", shown)
         .with("hunk", index),
+        // line edits' failures: a patch makes none
+        Failure::Range { index, .. } | Failure::Overlap { index, .. } | Failure::Expected { index, .. } => {
+            ToolError::internal(format!("{}: a line-edit failure in a patch", which(index, hunks, shown)))
+        }
         Failure::Unmappable => ToolError::invalid(
             "patch",
             format!(

@@ -22,6 +22,7 @@ pub struct Spec<'a> {
     pub hunk: Option<HunkPlace<'a>>,
 }
 
+#[cfg(test)]
 impl<'a> Spec<'a> {
     pub fn text(old: &'a str, new: &'a str, replace_all: bool) -> Spec<'a> {
         Spec {
@@ -94,6 +95,27 @@ pub enum Failure {
         ch: char,
     },
     Unmappable,
+    /// A line edit names a line the file does not have (`field`: `start_line`, …).
+    Range {
+        index: usize,
+        field: &'static str,
+        value: usize,
+        count: usize,
+    },
+    /// Two line edits of one call touch the same lines.
+    Overlap {
+        index: usize,
+        other: usize,
+    },
+    /// A line edit's `expected` is not what the lines hold now (0-based lines, their text).
+    Expected {
+        index: usize,
+        first: usize,
+        last: usize,
+        text: String,
+        /// Of `expected` to the lines' text, 0–1 with two decimals.
+        similarity: f64,
+    },
     /// A hunk's `@@` anchor is on no line below the previous hunk.
     Anchor {
         index: usize,
@@ -128,14 +150,14 @@ impl Outcome {
 }
 
 #[derive(Debug, Clone)]
-enum Piece {
+pub(super) enum Piece {
     /// A range of the original decoded text.
     Orig(usize, usize),
     New(String),
 }
 
 impl Piece {
-    fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         match self {
             Piece::Orig(a, b) => b - a,
             Piece::New(s) => s.len(),
@@ -178,7 +200,7 @@ fn copy_range(
     *cur = (i, pos);
 }
 
-fn replace(pieces: &[Piece], total: usize, hits: &[Hit]) -> Vec<Piece> {
+pub(super) fn replace(pieces: &[Piece], total: usize, hits: &[Hit]) -> Vec<Piece> {
     let mut out = Vec::with_capacity(pieces.len() + 2 * hits.len() + 1);
     let mut cur = (0, 0);
     let mut at = 0;
@@ -191,7 +213,7 @@ fn replace(pieces: &[Piece], total: usize, hits: &[Hit]) -> Vec<Piece> {
     out
 }
 
-fn render(pieces: &[Piece], original: &str) -> String {
+pub(super) fn render(pieces: &[Piece], original: &str) -> String {
     let mut s = String::with_capacity(pieces.iter().map(Piece::len).sum());
     for p in pieces {
         match p {
@@ -290,7 +312,16 @@ pub fn plan(doc: &Doc, specs: &[Spec]) -> Result<Outcome, Failure> {
             indent: found.hits[0].indent.clone(),
         });
     }
-    let text = current.into_owned();
+    finish(doc, &pieces, current.into_owned(), applied)
+}
+
+/// The outcome of `pieces` (which render to `text`): the file's new bytes and the new ranges.
+pub(super) fn finish(
+    doc: &Doc,
+    pieces: &[Piece],
+    text: String,
+    applied: Vec<Applied>,
+) -> Result<Outcome, Failure> {
     // UTF-8 is the text itself: rendered from &str pieces, valid by construction, and every
     // kept range is the file's own bytes. Other encodings are spliced from the file's bytes.
     let encoded = if doc.maps_bytes() {
@@ -312,7 +343,7 @@ pub fn plan(doc: &Doc, specs: &[Spec]) -> Result<Outcome, Failure> {
     };
     let mut changed = Vec::new();
     let mut pos = 0;
-    for p in &pieces {
+    for p in pieces {
         if let Piece::New(_) = p {
             changed.push((pos, pos + p.len()));
         }

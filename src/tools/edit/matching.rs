@@ -15,6 +15,8 @@ pub enum Rung {
     TrailingWhitespace,
     Typography,
     Indentation,
+    /// Not a rung: an edit by line numbers (17.2), reported under this name.
+    Lines,
 }
 
 impl Rung {
@@ -24,6 +26,7 @@ impl Rung {
             Rung::TrailingWhitespace => "trailing_whitespace",
             Rung::Typography => "typography",
             Rung::Indentation => "indentation",
+            Rung::Lines => "lines",
         }
     }
 }
@@ -194,7 +197,7 @@ fn with_line_endings<'a>(
 /// A line's key on a rung: what must be equal for two lines to match there.
 fn key(line: &str, rung: Rung) -> Cow<'_, str> {
     match rung {
-        Rung::Exact => Cow::Borrowed(line),
+        Rung::Exact | Rung::Lines => Cow::Borrowed(line),
         Rung::TrailingWhitespace => Cow::Borrowed(trim_ws_end(line)),
         Rung::Typography | Rung::Indentation => {
             let folded = match fold(line) {

@@ -1,7 +1,7 @@
 //! What edit says: the changed region numbered as read shows it, the diff, and failures that
 //! carry the fix (SPEC §7, 16.1).
 
-use super::apply::{Failure, Outcome, Spec};
+use super::apply::{Failure, Outcome};
 use super::closest::{self, Diff};
 use super::encode::Doc;
 use super::lines::LineIndex;
@@ -80,6 +80,7 @@ pub(crate) fn rung_phrase(rung: Rung) -> &'static str {
         Rung::TrailingWhitespace => "ignoring trailing whitespace",
         Rung::Typography => "with curly quotes, dashes and odd spaces folded to ASCII",
         Rung::Indentation => "ignoring a consistent difference in indentation",
+        Rung::Lines => "by line numbers",
     }
 }
 
@@ -123,7 +124,7 @@ pub fn success(shown: &str, old: &str, out: &Outcome, edits_form: bool, dry_run:
     let mut notes = Vec::new();
     let total = out.applied.len();
     for (i, a) in out.applied.iter().enumerate() {
-        if a.rung == Rung::Exact {
+        if matches!(a.rung, Rung::Exact | Rung::Lines) {
             continue;
         }
         let mut note = format!(
@@ -240,8 +241,9 @@ fn listing(text: &str, idx: &LineIndex, spans: &[Span]) -> Vec<String> {
 }
 
 /// The error for a failed plan: message (with the numbered lines that help), hint and fields.
-pub fn failure(f: Failure, shown: &str, specs: &[Spec], edits_form: bool, doc: &Doc) -> ToolError {
-    let total = specs.len();
+/// `olds`: each edit's old_string (empty for a line edit).
+pub fn failure(f: Failure, shown: &str, olds: &[&str], edits_form: bool, doc: &Doc) -> ToolError {
+    let total = olds.len();
     let pre = |i: usize| which(i, total, edits_form);
     let field = |i: usize, name: &str| {
         if edits_form {
@@ -256,7 +258,7 @@ pub fn failure(f: Failure, shown: &str, specs: &[Spec], edits_form: bool, doc: &
             closest,
             already,
         } => {
-            let old = specs[index].old;
+            let old = olds[index];
             let mut msg = format!(
                 "{}old_string was not found in {shown}, not even ignoring trailing whitespace, typography or indentation.",
                 pre(index)
@@ -389,6 +391,65 @@ pub fn failure(f: Failure, shown: &str, specs: &[Spec], edits_form: bool, doc: &
             .with("lines", lines.iter().map(|l| l + 1).collect::<Vec<_>>())
             .hint(hint);
             with_index(err, index, edits_form)
+        }
+        Failure::Range {
+            index,
+            field: name,
+            value,
+            count,
+        } => {
+            let what = if name == "insert_line" {
+                format!("insert_line {value} is past the end of {shown}, which has {count} line{} (insert_line 0 inserts before the first line, {count} after the last)", plural(count))
+            } else {
+                format!("{name} {value} is outside {shown}, which has {count} line{} (lines are numbered from 1, as read numbers them)", plural(count))
+            };
+            with_index(
+                ToolError::invalid(&field(index, name), format!("{}{what}", pre(index)))
+                    .with("path", shown)
+                    .with("line_count", count)
+                    .hint(format!("Read {shown} again to see its lines as they are now.")),
+                index,
+                edits_form,
+            )
+        }
+        Failure::Overlap { index, other } => with_index(
+            ToolError::invalid(
+                "edits",
+                format!("edits[{index}] touches lines that edits[{other}] also changes: line edits of one call may not overlap"),
+            )
+            .hint("Merge the two into one edit of the whole range."),
+            index,
+            edits_form,
+        ),
+        Failure::Expected {
+            index,
+            first,
+            last,
+            text,
+            similarity,
+        } => {
+            let c = closest::Closest {
+                first,
+                last,
+                similarity,
+                text,
+            };
+            let mut msg = format!(
+                "{}{} of {shown} do not hold the expected text; nothing was changed.",
+                pre(index),
+                line_range(first, last)
+            );
+            msg.push_str(&closest_block(&c).replace("The most similar region is", "As they are now,"));
+            with_index(
+                ToolError::new(Code::NoMatch, msg)
+                    .with("path", shown)
+                    .with("closest", closest_value(&c))
+                    .hint(format!(
+                        "The file changed since you read it, or the line numbers are off. Read {shown} again and use its current line numbers."
+                    )),
+                index,
+                edits_form,
+            )
         }
         Failure::Anchor { index, anchor } => with_index(
             ToolError::new(
@@ -531,6 +592,10 @@ pub(crate) fn what_differs(c: &closest::Closest, old: &str) -> String {
         "The closest region ({range}) differs from old_string in {}. Copy old_string exactly from a fresh read of {range}, without the line-number prefix.",
         parts.join("; ")
     )
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }
 
 fn clip(s: &str) -> String {
