@@ -446,7 +446,13 @@ fn anchor_line(text: &str, idx: &LineIndex, floor: usize, anchor: &str) -> Optio
 }
 
 fn no_match(index: usize, text: &str, idx: &LineIndex, spec: &Spec) -> Failure {
-    let closest = closest::find(text, idx, spec.old);
+    // The region most like what the model meant: without copied prefixes or extra escapes.
+    let probe = match super::rescue::strip_numbers(spec.old, "") {
+        Some((_, o, _)) => o,
+        None if super::rescue::over_escaped(spec.old) => super::rescue::unescape(spec.old),
+        None => spec.old.to_string(),
+    };
+    let closest = closest::find(text, idx, &probe);
     // "Already applied" only when new_string stands where old_string would: over the closest
     // region, or the one place it occurs.
     let already = if is_blank(spec.new.trim_end_matches(['\r', '\n'])) {

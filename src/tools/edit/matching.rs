@@ -1,12 +1,17 @@
-//! The matching ladder (SPEC §7, 16.5): exact, then whole lines compared without trailing
-//! whitespace, then with typography folded, then with one indentation mapping. The first rung
-//! that finds anything decides; what it finds is every non-overlapping occurrence, left to
-//! right, each with the text to put in its place.
+//! The matching ladder (SPEC §7, 16.5, 17.1): exact; whole lines compared without trailing
+//! whitespace; typography folded (inside lines, then whole lines); one indentation mapping
+//! (with alignment tabs inside lines expanded); then old_string rescued from read's line-number
+//! prefixes, or from being escaped twice, and the ladder climbed again. The first rung that
+//! finds anything decides; what it finds is every non-overlapping occurrence, left to right,
+//! each with the text to put in its place. On the line rungs old_string's first line may start
+//! mid-line, and a line new_string keeps from old_string is written as the file's own bytes.
 
-use super::indent::{FileIndent, Mapping};
+use super::indent::{self, FileIndent, Mapping};
 use super::lines::{
-    Eol, LineIndex, count_eols, fold, is_blank, split_lines, to_crlf, to_lf, trim_ws_end,
+    Eol, LineIndex, count_eols, fold, is_blank, leading_ws, split_lines, to_crlf, to_lf,
+    trim_ws_end,
 };
+use super::{rescue, within};
 use std::borrow::Cow;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,6 +20,8 @@ pub enum Rung {
     TrailingWhitespace,
     Typography,
     Indentation,
+    LineNumbers,
+    Unescaped,
     /// Not a rung: an edit by line numbers (17.2), reported under this name.
     Lines,
 }
@@ -26,6 +33,8 @@ impl Rung {
             Rung::TrailingWhitespace => "trailing_whitespace",
             Rung::Typography => "typography",
             Rung::Indentation => "indentation",
+            Rung::LineNumbers => "line_numbers",
+            Rung::Unescaped => "unescaped",
             Rung::Lines => "lines",
         }
     }
@@ -63,13 +72,49 @@ pub fn find(text: &str, idx: &LineIndex, old: &str, new: &str) -> Option<Found> 
 
 /// As `find`, bounded by `opts`.
 pub fn find_with(text: &str, idx: &LineIndex, old: &str, new: &str, opts: Opts) -> Option<Found> {
-    let mut exact = exact(text, idx, old);
-    if opts.whole_lines {
-        exact.retain(|&(s, _)| s == 0 || text.as_bytes()[s - 1] == b'\n');
+    if let Some(f) = climb(text, idx, old, new, opts) {
+        return Some(f);
     }
-    if !exact.is_empty() {
-        let hits = exact
+    if let Some(f) = numbered(text, idx, old, new, opts) {
+        return Some(f);
+    }
+    // Rung 6: escaped once too often; a file whose own text holds the escapes was found above.
+    if rescue::over_escaped(old) {
+        let (o, n) = (rescue::unescape(old), rescue::unescape(new));
+        if o != old && !o.is_empty() {
+            let found =
+                climb(text, idx, &o, &n, opts).or_else(|| numbered(text, idx, &o, &n, opts));
+            if let Some(mut f) = found {
+                f.rung = Rung::Unescaped;
+                return Some(f);
+            }
+        }
+    }
+    None
+}
+
+/// Rung 5: read's prefixes dropped; only a place whose line numbers are the prefixes counts.
+fn numbered(text: &str, idx: &LineIndex, old: &str, new: &str, opts: Opts) -> Option<Found> {
+    let (first, o, n) = rescue::strip_numbers(old, new)?;
+    if o.trim().is_empty() {
+        return None;
+    }
+    let mut f = climb(text, idx, &o, &n, opts)?;
+    f.hits.retain(|h| h.line + 1 == first);
+    (!f.hits.is_empty()).then(|| {
+        f.rung = Rung::LineNumbers;
+        f
+    })
+}
+
+/// Rungs 1–4.
+fn climb(text: &str, idx: &LineIndex, old: &str, new: &str, opts: Opts) -> Option<Found> {
+    let patterns = variants(idx, old);
+    let at_line_start = |s: usize| s == 0 || text.as_bytes()[s - 1] == b'\n';
+    let in_place = |ranges: Vec<(usize, usize)>, rung: Rung| -> Option<Found> {
+        let hits: Vec<Hit> = ranges
             .into_iter()
+            .filter(|&(s, _)| !opts.whole_lines || at_line_start(s))
             .map(|(start, end)| Hit {
                 start,
                 end,
@@ -78,63 +123,64 @@ pub fn find_with(text: &str, idx: &LineIndex, old: &str, new: &str, opts: Opts) 
                 indent: None,
             })
             .collect();
-        return Some(Found {
-            rung: Rung::Exact,
-            hits,
-        });
+        (!hits.is_empty()).then_some(Found { rung, hits })
+    };
+    if let Some(f) = in_place(exact(text, &patterns), Rung::Exact) {
+        return Some(f);
     }
     let (old_lines, ended) = split_lines(old);
-    for rung in [
-        Rung::TrailingWhitespace,
-        Rung::Typography,
-        Rung::Indentation,
-    ] {
-        let found = line_rung(text, idx, &old_lines, rung);
-        if found.is_empty() {
-            continue;
-        }
-        let k = old_lines.len();
-        let hits = found
+    let lines = Lines {
+        text,
+        idx,
+        old: &old_lines,
+        ended,
+        old_raw: old,
+        new,
+    };
+    if let Some(f) = lines.rung(Rung::TrailingWhitespace) {
+        return Some(f);
+    }
+    // Rung 3 inside lines: lines new_string keeps are the file's own (curly quotes and all).
+    let typo: Vec<(usize, usize)> = within::find(text, &patterns)
+        .into_iter()
+        .filter(|&(s, _)| !opts.whole_lines || at_line_start(s))
+        .collect();
+    if !typo.is_empty() {
+        let (old_lines, _) = split_lines(old);
+        let hits = typo
             .into_iter()
-            .map(|(first, mapping)| {
-                let last = first + k - 1;
-                let start = idx.start(first);
-                let end = if ended {
-                    idx.end(last)
+            .map(|(start, end)| {
+                let region: Vec<&str> = text[start..end]
+                    .split('\n')
+                    .map(|l| l.strip_suffix('\r').unwrap_or(l))
+                    .collect();
+                let new = if region.len() == old_lines.len() + usize::from(old.ends_with('\n')) {
+                    kept_lines(new, &old_lines, &region, Rung::Typography, None, false)
                 } else {
-                    idx.content_end(text, last)
+                    new.to_string()
                 };
-                let mut new = match &mapping {
-                    Some(m) => Cow::Owned(m.reindent(new)),
-                    None => Cow::Borrowed(new),
-                };
-                // old_string's final newline met the end of a file that has none: the file
-                // keeps lacking it (new_string gives up one final newline too)
-                if ended && !text[..end].ends_with('\n') {
-                    let trimmed = new
-                        .strip_suffix('\n')
-                        .map(|t| t.strip_suffix('\r').unwrap_or(t));
-                    if let Some(t) = trimmed {
-                        new = Cow::Owned(t.to_string());
-                    }
-                }
                 Hit {
                     start,
                     end,
-                    line: first,
+                    line: idx.line_of(start),
                     replacement: with_line_endings(text, idx, start, end, old, &new).into_owned(),
-                    indent: mapping,
+                    indent: None,
                 }
             })
             .collect();
-        return Some(Found { rung, hits });
+        return Some(Found {
+            rung: Rung::Typography,
+            hits,
+        });
     }
-    None
+    lines
+        .rung(Rung::Typography)
+        .or_else(|| lines.rung(Rung::Indentation))
 }
 
-/// Exact occurrences, non-overlapping, left to right. old_string is also tried with its line
-/// breaks in the file's other style, so `\n` typed against a CRLF file still matches exactly.
-fn exact(text: &str, idx: &LineIndex, old: &str) -> Vec<(usize, usize)> {
+/// old_string, and old_string with its line breaks in the file's other style (so `\n` typed
+/// against a CRLF file still matches exactly).
+fn variants<'a>(idx: &LineIndex, old: &'a str) -> Vec<Cow<'a, str>> {
     let (crlf, lf) = count_eols(old);
     let mut patterns: Vec<Cow<str>> = vec![Cow::Borrowed(old)];
     if lf > 0 && idx.eols().0 > 0 {
@@ -144,8 +190,13 @@ fn exact(text: &str, idx: &LineIndex, old: &str) -> Vec<(usize, usize)> {
         patterns.push(to_lf(old));
     }
     patterns.dedup();
+    patterns
+}
+
+/// Exact occurrences of any of `patterns`, non-overlapping, left to right.
+fn exact(text: &str, patterns: &[Cow<str>]) -> Vec<(usize, usize)> {
     let mut all: Vec<(usize, usize)> = Vec::new();
-    for p in &patterns {
+    for p in patterns {
         all.extend(
             memchr::memmem::find_iter(text.as_bytes(), p.as_bytes()).map(|s| (s, s + p.len())),
         );
@@ -194,76 +245,352 @@ fn with_line_endings<'a>(
     }
 }
 
+/// Runs of spaces and tabs inside a line as one space (rung 4's first, loose comparison; the
+/// exact columns are checked per candidate, see `aligned`).
+fn collapse(s: &str) -> Cow<'_, str> {
+    if !s.contains('\t') && !s.contains("  ") {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut in_ws = false;
+    for c in s.chars() {
+        if c == ' ' || c == '\t' {
+            if !in_ws {
+                out.push(' ');
+            }
+            in_ws = true;
+        } else {
+            out.push(c);
+            in_ws = false;
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// A line's key on a rung: what must be equal for two lines to match there.
 fn key(line: &str, rung: Rung) -> Cow<'_, str> {
     match rung {
-        Rung::Exact | Rung::Lines => Cow::Borrowed(line),
         Rung::TrailingWhitespace => Cow::Borrowed(trim_ws_end(line)),
         Rung::Typography | Rung::Indentation => {
             let folded = match fold(line) {
                 Cow::Borrowed(b) => Cow::Borrowed(trim_ws_end(b)),
                 Cow::Owned(o) => Cow::Owned(trim_ws_end(&o).to_string()),
             };
-            if rung == Rung::Indentation {
-                match folded {
-                    Cow::Borrowed(b) => Cow::Borrowed(b.trim_start_matches([' ', '\t'])),
-                    Cow::Owned(o) => Cow::Owned(o.trim_start_matches([' ', '\t']).to_string()),
+            if rung != Rung::Indentation {
+                return folded;
+            }
+            match folded {
+                Cow::Borrowed(b) => collapse(b.trim_start_matches([' ', '\t'])),
+                Cow::Owned(o) => {
+                    Cow::Owned(collapse(o.trim_start_matches([' ', '\t'])).into_owned())
+                }
+            }
+        }
+        _ => Cow::Borrowed(line),
+    }
+}
+
+/// A line as it shows with tabs of `n` (typography folded, trailing whitespace dropped): two
+/// lines whose insides are aligned alike by tabs or by spaces show the same (17.1).
+fn aligned(line: &str, n: usize) -> String {
+    let ws = leading_ws(line);
+    aligned_at(&line[ws.len()..], indent::width(ws, n), n)
+}
+
+/// `aligned` for text that starts at column `col`.
+fn aligned_at(rest: &str, mut col: usize, n: usize) -> String {
+    let mut out = String::with_capacity(rest.len());
+    for c in fold(rest).chars() {
+        if c == '\t' {
+            let next = (col / n + 1) * n;
+            out.extend(std::iter::repeat_n(' ', next - col));
+            col = next;
+        } else {
+            out.push(c);
+            col += 1;
+        }
+    }
+    trim_ws_end(&out).to_string()
+}
+
+/// Where in `file_line` old_string's first line begins when it starts mid-line (17.1): the
+/// longest suffix after the line's indentation that equals it on `rung`, beginning at a token.
+fn suffix_start(file_line: &str, first: &str, rung: Rung) -> Option<usize> {
+    let want = key(first.trim_start_matches([' ', '\t']), rung);
+    if want.is_empty() {
+        return None;
+    }
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let body = leading_ws(file_line).len();
+    file_line[body..]
+        .char_indices()
+        .map(|(i, c)| (body + i, c))
+        .filter(|(_, c)| *c != ' ' && *c != '\t')
+        .find(|&(s, _)| {
+            let boundary = s == body
+                || !file_line[..s].chars().next_back().is_some_and(word)
+                || !want.chars().next().is_some_and(word);
+            boundary && key(&file_line[s..], rung) == want
+        })
+        .map(|(s, _)| s)
+}
+
+/// A line match: the first file line, the byte in it where the region starts (0 unless
+/// old_string's first line starts mid-line), rung 4's mapping.
+struct LineMatch {
+    first: usize,
+    col: usize,
+    midline: bool,
+    mapping: Option<Mapping>,
+}
+
+/// The line rungs' view of one search.
+struct Lines<'a> {
+    text: &'a str,
+    idx: &'a LineIndex<'a>,
+    old: &'a [&'a str],
+    ended: bool,
+    old_raw: &'a str,
+    new: &'a str,
+}
+
+impl Lines<'_> {
+    /// Rungs 2–4 on whole lines; on 2 and 4, failing that, with a first line that starts
+    /// mid-line.
+    fn rung(&self, rung: Rung) -> Option<Found> {
+        let mut found = self.matches(rung, false);
+        if found.is_empty() && rung != Rung::Typography && self.old.len() >= 2 {
+            found = self.matches(rung, true);
+        }
+        if found.is_empty() {
+            return None;
+        }
+        let hits = found.into_iter().map(|m| self.hit(rung, m)).collect();
+        Some(Found { rung, hits })
+    }
+
+    /// Starting lines of non-overlapping runs of file lines equal to old_string's on `rung`.
+    fn matches(&self, rung: Rung, midline: bool) -> Vec<LineMatch> {
+        let (text, idx, old) = (self.text, self.idx, self.old);
+        let k = old.len();
+        let n = idx.count();
+        if k == 0 || k > n {
+            return vec![];
+        }
+        let from = usize::from(midline);
+        let old_keys: Vec<Cow<str>> = old.iter().map(|l| key(l, rung)).collect();
+        let anchor = (from..k).find(|&j| !old_keys[j].is_empty());
+        if (rung == Rung::Indentation || midline) && anchor.is_none() {
+            return vec![]; // nothing for a mapping (or a first line) to stand on
+        }
+        let j0 = anchor.unwrap_or(0);
+        let mut file_indent: Option<FileIndent> = None;
+        let mut out = Vec::new();
+        let mut next_free = 0;
+        for p in j0..=(n - k + j0) {
+            let first = p - j0;
+            if first < next_free || key(idx.content(text, p), rung) != old_keys[j0] {
+                continue;
+            }
+            let lines_agree = (from..k).all(|j| {
+                let file = idx.content(text, first + j);
+                // A blank line matches only a blank line, whatever its whitespace.
+                key(file, rung) == old_keys[j]
+                    && (rung != Rung::Indentation || is_blank(file) == is_blank(old[j]))
+            });
+            if !lines_agree {
+                continue;
+            }
+            let col = if midline {
+                match suffix_start(idx.content(text, first), old[0], rung) {
+                    Some(c) => c,
+                    None => continue,
                 }
             } else {
-                folded
-            }
+                0
+            };
+            let mapping = if rung == Rung::Indentation {
+                let hint = *file_indent.get_or_insert_with(|| FileIndent::of(text, idx));
+                let file: Vec<&str> = (0..k).map(|j| idx.content(text, first + j)).collect();
+                match self.mapping(&file, midline.then_some(col), hint) {
+                    Some(m) => Some(m),
+                    None => continue,
+                }
+            } else {
+                None
+            };
+            out.push(LineMatch {
+                first,
+                col,
+                midline,
+                mapping,
+            });
+            next_free = first + k;
+        }
+        out
+    }
+
+    /// Rung 4's mapping for a candidate, if one explains every line — the first line left out
+    /// when it starts mid-line — and the lines' insides align alike with tabs of the mapping's
+    /// width (or the file's, or 8, when no tab shows it).
+    fn mapping(
+        &self,
+        file: &[&str],
+        first_col: Option<usize>,
+        hint: FileIndent,
+    ) -> Option<Mapping> {
+        let midline = first_col.is_some();
+        let blank_first = |lines: &[&str]| -> Vec<String> {
+            lines
+                .iter()
+                .enumerate()
+                .map(|(j, l)| {
+                    if midline && j == 0 {
+                        String::new()
+                    } else {
+                        l.to_string()
+                    }
+                })
+                .collect()
+        };
+        let (o, f) = (blank_first(self.old), blank_first(file));
+        let o: Vec<&str> = o.iter().map(String::as_str).collect();
+        let f: Vec<&str> = f.iter().map(String::as_str).collect();
+        let m = Mapping::infer(&o, &f, hint)?;
+        let shown_tab = o.iter().chain(&f).any(|l| leading_ws(l).contains('\t'));
+        let n = if shown_tab {
+            m.n
+        } else {
+            hint.tab_width.unwrap_or(8)
+        };
+        let from = usize::from(midline);
+        // a first line that starts mid-line is aligned from where it starts in the file
+        let first_aligned = first_col.is_none_or(|c| {
+            let at = file[0][..c].chars().fold(0, |col, ch| match ch {
+                '\t' => (col / n + 1) * n,
+                _ => col + 1,
+            });
+            let typed = self.old[0].trim_start_matches([' ', '\t']);
+            aligned_at(typed, at, n) == aligned_at(&file[0][c..], at, n)
+        });
+        let rest = (from..o.len())
+            .filter(|&j| !is_blank(o[j]))
+            .all(|j| aligned(o[j], n) == aligned(f[j], n));
+        (first_aligned && rest).then_some(m)
+    }
+
+    fn hit(&self, rung: Rung, m: LineMatch) -> Hit {
+        let (text, idx) = (self.text, self.idx);
+        let k = self.old.len();
+        let last = m.first + k - 1;
+        let start = idx.start(m.first) + m.col;
+        let end = if self.ended {
+            idx.end(last)
+        } else {
+            idx.content_end(text, last)
+        };
+        let file: Vec<&str> = (0..k)
+            .map(|j| {
+                let c = idx.content(text, m.first + j);
+                if j == 0 { &c[m.col..] } else { c }
+            })
+            .collect();
+        let mut new = kept_lines(
+            self.new,
+            self.old,
+            &file,
+            rung,
+            m.mapping.as_ref(),
+            m.midline,
+        );
+        // old_string's final newline met the end of a file that has none: the file keeps
+        // lacking it (new_string gives up one final newline too)
+        if self.ended
+            && !text[..end].ends_with('\n')
+            && let Some(t) = new.strip_suffix('\n')
+        {
+            new = t.strip_suffix('\r').unwrap_or(t).to_string();
+        }
+        Hit {
+            start,
+            end,
+            line: m.first,
+            replacement: with_line_endings(text, idx, start, end, self.old_raw, &new).into_owned(),
+            indent: m.mapping,
         }
     }
 }
 
-/// The starting lines (0-based) of non-overlapping runs of file lines equal to `old` on `rung`,
-/// with rung 4's mapping for each.
-fn line_rung(
-    text: &str,
-    idx: &LineIndex,
+/// new_string as written on a line rung (17.1): a line it keeps from old_string (equal on the
+/// rung, with the same indentation as typed) is the file's own line, trailing whitespace, tabs
+/// and all; the others are written as given, re-indented by rung 4's mapping. When the first
+/// line started mid-line, the file's bytes before it stay, so new_string's first line is
+/// written without indentation.
+fn kept_lines(
+    new: &str,
     old: &[&str],
+    file: &[&str],
     rung: Rung,
-) -> Vec<(usize, Option<Mapping>)> {
-    let k = old.len();
-    let n = idx.count();
-    if k == 0 || k > n {
-        return vec![];
+    mapping: Option<&Mapping>,
+    midline: bool,
+) -> String {
+    let reindented = match mapping {
+        Some(m) => Cow::Owned(m.reindent(new)),
+        None => Cow::Borrowed(new),
+    };
+    let given: Vec<&str> = new.split_inclusive('\n').collect();
+    let written: Vec<&str> = reindented.split_inclusive('\n').collect();
+    if given.len() != written.len() {
+        return reindented.into_owned(); // cannot happen: re-indenting maps line by line
     }
-    let old_keys: Vec<Cow<str>> = old.iter().map(|l| key(l, rung)).collect();
-    let anchor = old_keys.iter().position(|k| !k.is_empty());
-    if rung == Rung::Indentation && anchor.is_none() {
-        return vec![]; // all blank: nothing for a mapping to act on, and rung 2 saw it already
-    }
-    let j0 = anchor.unwrap_or(0);
-    let mut file_indent: Option<FileIndent> = None;
-    let mut out = Vec::new();
-    let mut next_free = 0;
-    for p in j0..=(n - k + j0) {
-        let first = p - j0;
-        if first < next_free || key(idx.content(text, p), rung) != old_keys[j0] {
-            continue;
-        }
-        let lines_agree = (0..k).all(|j| {
-            let file = idx.content(text, first + j);
-            let fk = key(file, rung);
-            // A blank line matches only a blank line, whatever its whitespace.
-            fk == old_keys[j] && (rung != Rung::Indentation || is_blank(file) == is_blank(old[j]))
-        });
-        if !lines_agree {
-            continue;
-        }
-        let mapping = if rung == Rung::Indentation {
-            let file: Vec<&str> = (0..k).map(|j| idx.content(text, first + j)).collect();
-            let hint = *file_indent.get_or_insert_with(|| FileIndent::of(text, idx));
-            match Mapping::infer(old, &file, hint) {
-                Some(m) => Some(m),
-                None => continue,
-            }
+    let body = |l: &str| l.trim_end_matches(['\r', '\n']).len();
+    let kept_key = |j: usize, l: &str| -> String {
+        let l = if midline && j == 0 {
+            l.trim_start_matches([' ', '\t'])
         } else {
-            None
+            l
         };
-        out.push((first, mapping));
-        next_free = first + k;
+        if rung == Rung::Indentation {
+            format!("{}\0{}", leading_ws(l), key(l, rung))
+        } else {
+            key(l, rung).into_owned()
+        }
+    };
+    let old_keys: Vec<String> = old
+        .iter()
+        .enumerate()
+        .map(|(j, l)| kept_key(j, l))
+        .collect();
+    let new_keys: Vec<String> = given
+        .iter()
+        .enumerate()
+        .map(|(i, l)| kept_key(i, &l[..body(l)]))
+        .collect();
+    let mut kept: Vec<Option<usize>> = vec![None; given.len()];
+    for op in similar::capture_diff_slices(similar::Algorithm::Myers, &old_keys, &new_keys) {
+        if let similar::DiffOp::Equal {
+            old_index,
+            new_index,
+            len,
+        } = op
+        {
+            for t in 0..len {
+                // the first line's suffix stands only where the first line stands
+                if !midline || (old_index + t == 0) == (new_index + t == 0) {
+                    kept[new_index + t] = Some(old_index + t);
+                }
+            }
+        }
+    }
+    let mut out = String::with_capacity(new.len() + 16);
+    for (i, line) in written.iter().enumerate() {
+        let (content, ending) = line.split_at(body(line));
+        match kept[i] {
+            Some(j) => out.push_str(file[j]),
+            None if midline && i == 0 => out.push_str(content.trim_start_matches([' ', '\t'])),
+            None => out.push_str(content),
+        }
+        out.push_str(ending);
     }
     out
 }
@@ -397,8 +724,105 @@ mod tests {
         );
         assert_eq!(rung, Rung::Indentation);
         assert_eq!(out, "class A:\n    def f(self):\n        return 2\n");
-        // two lines moved by different amounts: no single mapping, no match
-        assert!(run(text, "def f(self):\n  return 1\n", "z").is_none());
+        // lines moved by different amounts: no single mapping, no match
+        let text3 = "class A:\n    def f(self):\n        x = 1\n        return x\n";
+        assert!(run(text3, "    def f(self):\n  x = 1\n    return x\n", "z").is_none());
+        // but a first line typed without its indentation takes no part in the mapping (17.1)
+        let (rung, out) = apply(
+            text,
+            "def f(self):\n  return 1\n",
+            "def f(self):\n  return 2\n",
+        );
+        assert_eq!(rung, Rung::Indentation);
+        assert_eq!(out, "class A:\n    def f(self):\n        return 2\n");
+    }
+
+    #[test]
+    fn a_first_line_may_start_mid_line_and_bytes_before_it_stay() {
+        // from a token on: `foo(a,` is the end of a longer line
+        let text = "fn g() {\n    let v = foo(a,\n        b);\n}\n";
+        let (rung, out) = apply(text, "foo(a,\n        b);  \n", "foo(a,\n        c);\n");
+        assert_eq!(rung, Rung::TrailingWhitespace);
+        assert_eq!(out, "fn g() {\n    let v = foo(a,\n        c);\n}\n");
+        // not from inside a word
+        assert!(run(text, "oo(a,\n        b);  \n", "z").is_none());
+        // the first line without indentation, the rest with spaces for tabs
+        let text = "f() {\n\tif (x) {\n\t\ty();\n\t}\n}\n";
+        let (rung, out) = apply(
+            text,
+            "if (x) {\n        y();\n    }",
+            "if (x) {\n        z();\n    }",
+        );
+        assert_eq!(rung, Rung::Indentation);
+        assert_eq!(out, "f() {\n\tif (x) {\n\t\tz();\n\t}\n}\n");
+    }
+
+    #[test]
+    fn kept_lines_keep_their_bytes() {
+        // rung 2: the unchanged lines keep their trailing whitespace
+        let text = "a = 1  \nb = 2\t\nc = 3 \n";
+        let (rung, out) = apply(text, "a = 1\nb = 2\nc = 3", "a = 1\nb = 20\nc = 3");
+        assert_eq!(rung, Rung::TrailingWhitespace);
+        assert_eq!(out, "a = 1  \nb = 20\nc = 3 \n");
+        // rung 4: alignment tabs and trailing whitespace of kept lines stay; a line whose
+        // indentation the model changed is not kept
+        let text = "\tint a;\t/* x */ \n\tint b;\n";
+        let (rung, out) = apply(
+            text,
+            "    int a;  /* x */\n    int b;",
+            "    int a;  /* x */\n        int b;",
+        );
+        assert_eq!(rung, Rung::Indentation);
+        assert_eq!(out, "\tint a;\t/* x */ \n\t\tint b;\n");
+    }
+
+    #[test]
+    fn alignment_tabs_inside_lines() {
+        let text = "#define A\t1\n#define BB\t2\n";
+        let (rung, out) = apply(
+            text,
+            "#define A       1\n#define BB      2",
+            "#define A       1\n#define BB      3",
+        );
+        assert_eq!(rung, Rung::Indentation);
+        assert_eq!(out, "#define A\t1\n#define BB      3\n");
+        // spaces that reach another column are not the tab
+        assert!(run(text, "#define A   1\n#define BB      2", "z").is_none());
+    }
+
+    #[test]
+    fn typography_inside_a_line() {
+        let text = "x = f(\u{201C}hello\u{201D}, 1)\n";
+        let (rung, out) = apply(text, "f(\"hello\", 1)", "g(\"hi\", 1)");
+        assert_eq!(rung, Rung::Typography);
+        assert_eq!(out, "x = g(\"hi\", 1)\n");
+    }
+
+    #[test]
+    fn line_number_prefixes_and_over_escaped_text() {
+        let text = "a\nfn f() {\n    x();\n}\nfn f() {\n    x();\n}\n";
+        // the prefixes say which of the two places
+        let (rung, out) = apply(
+            text,
+            "     5\tfn f() {\n     6\t    x();",
+            "     5\tfn f() {\n     6\t    y();",
+        );
+        assert_eq!(rung, Rung::LineNumbers);
+        assert_eq!(out, "a\nfn f() {\n    x();\n}\nfn f() {\n    y();\n}\n");
+        // numbers that are not the lines: no match
+        assert!(run(text, "     3\tfn f() {\n     4\t    x();", "z").is_none());
+        let text = "say(\"hi\");\nnext();\n";
+        let (rung, out) = apply(
+            text,
+            "say(\\\"hi\\\");\\nnext();",
+            "say(\\\"yo\\\");\\nnext();",
+        );
+        assert_eq!(rung, Rung::Unescaped);
+        assert_eq!(out, "say(\"yo\");\nnext();\n");
+        // a file that holds the escapes itself is matched exactly
+        let text = "s = \"a\\nb\"\n";
+        let (rung, _) = apply(text, "\"a\\nb\"", "\"c\"");
+        assert_eq!(rung, Rung::Exact);
     }
 
     /// Edit benchmark regression (GNU style, a tab seen as 4 columns): `\t  ` and six spaces

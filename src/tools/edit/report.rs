@@ -80,6 +80,8 @@ pub(crate) fn rung_phrase(rung: Rung) -> &'static str {
         Rung::TrailingWhitespace => "ignoring trailing whitespace",
         Rung::Typography => "with curly quotes, dashes and odd spaces folded to ASCII",
         Rung::Indentation => "ignoring a consistent difference in indentation",
+        Rung::LineNumbers => "once the line-number prefixes copied from read were dropped",
+        Rung::Unescaped => "once old_string, escaped twice, was unescaped",
         Rung::Lines => "by line numbers",
     }
 }
@@ -263,7 +265,7 @@ pub fn failure(f: Failure, shown: &str, olds: &[&str], edits_form: bool, doc: &D
                 "{}old_string was not found in {shown}, not even ignoring trailing whitespace, typography or indentation.",
                 pre(index)
             );
-            let mut hints = Vec::new();
+            let mut hints = causes(old);
             if let Some((a, b)) = already {
                 hints.push(format!(
                     "new_string already stands at {}: this edit looks already applied. Read the file before trying again.",
@@ -544,6 +546,21 @@ pub(crate) fn closest_block(c: &closest::Closest) -> String {
     msg.push('\n');
     msg.push_str(text.trim_end_matches('\n'));
     msg
+}
+
+/// What no rung could forgive but the model can fix at once (17.1): prefixes copied from a
+/// read whose numbers are not the lines, and text escaped twice.
+pub(crate) fn causes(old: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some((first, _, _)) = super::rescue::strip_numbers(old, "") {
+        out.push(format!(
+            "old_string's lines start with line-number prefixes copied from read's output (`{first:>6}\\t` …), and the text without them is not at those lines. Drop the prefixes: old_string is the file's text only."
+        ));
+    }
+    if super::rescue::over_escaped(old) {
+        out.push("old_string looks escaped twice: it holds `\\n` or `\\\"` as two characters, and even unescaped it was not found. Send real newlines and quotes (escape them once, as JSON requires).".to_string());
+    }
+    out
 }
 
 pub(crate) fn line_range(a: usize, b: usize) -> String {
