@@ -9,6 +9,7 @@ pub(crate) mod diff;
 pub(crate) mod encode;
 mod form;
 pub(crate) mod indent;
+mod line_rungs;
 pub(crate) mod lines;
 pub(crate) mod matching;
 #[cfg(test)]
