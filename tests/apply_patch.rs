@@ -514,6 +514,23 @@ fn the_ladder_forgives_hunks_and_says_so() {
     );
 }
 
+/// Context lines are kept lines: a hunk typed without the file's trailing whitespace and with
+/// spaces for its tabs changes only its `-`/`+` lines.
+#[test]
+fn context_lines_keep_their_bytes() {
+    let env = Env::new();
+    env.write_file("k.c", "int f() {  \n\tif (x) {\t\n\t\treturn 1;\n\t}\n}\n");
+    let out = patch(
+        &env,
+        "*** Begin Patch\n*** Update File: k.c\n int f() {\n     if (x) {\n-        return 1;\n+        return 2;\n     }\n*** End Patch",
+    );
+    out.assert_ok();
+    assert_eq!(
+        text(&env, "k.c"),
+        "int f() {  \n\tif (x) {\t\n\t\treturn 2;\n\t}\n}\n"
+    );
+}
+
 #[test]
 fn a_hunk_already_applied_is_said_so() {
     let env = Env::new();

@@ -3,6 +3,7 @@
 //! call, all or nothing, each file journaled so `undo` takes the files back one by one.
 
 mod apply;
+mod commit;
 pub(crate) mod parse;
 mod report;
 

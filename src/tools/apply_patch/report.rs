@@ -2,7 +2,8 @@
 //! shows them; failures that name the patch line, the file and the hunk, with the closest
 //! region of the file when a hunk is not found.
 
-use super::apply::{Action, Journaled, Planned};
+use super::apply::{Action, Planned};
+use super::commit::Journaled;
 use super::parse::{Hunk, ParseError, looks_like_unified_diff};
 use crate::caps;
 use crate::envelope::Success;
