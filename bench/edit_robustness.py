@@ -144,6 +144,11 @@ class Source:
                    if self.keys[p:p + len(keys)] == keys)
 
 
+def lines_from(text):
+    """A corpus file's text (no final newline) as lines."""
+    return text.split("\n")
+
+
 class Attempt:
     def __init__(self, kind, src, lines, a, b, old, new, expected, eol="\n", enc="utf-8"):
         self.kind, self.src, self.a, self.b = kind, src, a, b
@@ -272,20 +277,24 @@ class Generator:
         kind = "tabs_everywhere" if everywhere else "tabs_as_spaces"
         att = self.plain(kind, src, a, b, old_t, new_t, new)
         att.n = n
-        # The model sees a tab as n columns: an added line may take any indentation the
-        # region itself uses for its column, not only the canonical one.
+        self.alternatives(att, src.lines[a:b], new)
+        return att
+
+    def alternatives(self, att, region, expected):
+        """The model sees a tab as n columns: an added line may take any indentation the
+        region itself uses for its column, not only the canonical one."""
+        n, a, b, lines = att.n, att.a, att.b, att.lines
         choices = []
-        for i, l in enumerate(new):
+        for i, l in enumerate(expected):
             if "edit_marker (" in l:
                 c = cols(lead(l), n)
-                same = {lead(r) for r in src.lines[a:b] if cols(lead(r), n) == c}
+                same = {lead(r) for r in region if cols(lead(r), n) == c}
                 choices.append((i, sorted(same | {lead(l)})))
         for combo in itertools.product(*[ws for _, ws in choices]):
-            alt = list(new)
+            alt = list(expected)
             for (i, _), ws in zip(choices, combo):
                 alt[i] = ws + alt[i].lstrip(" \t")
-            att.alternatives.append(att.render(src.lines[:a] + alt + src.lines[b:]))
-        return att
+            att.alternatives.append(att.render(lines[:a] + alt + lines[b:]))
 
     def gen_tabs_everywhere(self, src):
         return self.gen_tabs_as_spaces(src, everywhere=True)
@@ -497,6 +506,7 @@ class Generator:
                     for j in range(len(new))]
         att = self.plain("alignment_tabs", src, a, b, old_t, new_t, expected)
         att.n = n
+        self.alternatives(att, region, expected)
         return att
 
     def gen_first_dedented(self, src):
@@ -510,6 +520,12 @@ class Generator:
                             for j, l in enumerate(ls)]
         att = self.plain("first_dedented", src, a, b, typed(region), typed(new), new)
         att.n = n
+        self.alternatives(att, region, new)
+        if src.text.count(att.old) == 1:
+            # the rest has no tab to type as spaces: old_string is the file's own bytes from
+            # the first line's first token on, and exact replaces just those (SPEC 7)
+            att.expected = att.render(lines_from(src.text.replace(att.old, att.new, 1)))
+            att.alternatives = []
         return att
 
     def gen_trailing_ws_tabs(self, src):
@@ -530,6 +546,7 @@ class Generator:
         expected = self.kept(src.lines[a:b], new, region)
         att = self.plain("trailing_ws_tabs", src, a, b, old_t, new_t, expected, lines=lines)
         att.n = n
+        self.alternatives(att, src.lines[a:b], expected)
         return att
 
     def gen_crlf_tabs(self, src):
@@ -542,6 +559,7 @@ class Generator:
         new_t = [self.spaces_for_tabs(l, n) for l in new]
         att = self.plain("crlf_tabs", src, a, b, old_t, new_t, new, eol="\r\n")
         att.n = n
+        self.alternatives(att, src.lines[a:b], new)
         return att
 
     def negative(self, kind, base_kind):

@@ -25,8 +25,9 @@ SAMPLES = {
     "delete": {"path": "moved", "recursive": True},
     # not a notebook: answered (invalid_input, isError) through the protocol all the same
     "notebook_edit": {"path": "notes/a.txt", "cell_id": "cell-0", "new_source": "x"},
+    # before edit: undo (last) takes back the edit
+    "apply_patch": {"patch": "*** Begin Patch\n*** Add File: notes/p.txt\n+patched\n*** End Patch\n"},
     "edit": {"path": "notes/a.txt", "old_string": "beta", "new_string": "gamma"},
-    "apply_patch": {"patch": "*** Begin Patch\n*** Update File: notes/a.txt\n@@\n alpha\n-gamma\n+delta\n*** End Patch\n"},
     "glob": {"pattern": "*.txt"},
     "grep": {"pattern": "alpha"},
     "tree": {},

@@ -49,8 +49,8 @@ pub fn over_escaped(old: &str) -> bool {
     old.contains("\\\"") || (old.contains("\\n") && !old.contains('\n'))
 }
 
-/// `s` unescaped once as a JSON string body: `\n`, `\t`, `\"`, `\\`, `\'` (and `\r`); any other
-/// backslash stays.
+/// `s` unescaped once as a JSON string body: `\n`, `\t`, `\"`, `\\`, `\'` (24.1), and the rest
+/// of JSON's escapes (`\r`, `\f`, `\b`, `\/`, `\uXXXX`); any other backslash stays.
 pub fn unescape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars();
@@ -63,7 +63,22 @@ pub fn unescape(s: &str) -> String {
             Some('n') => out.push('\n'),
             Some('t') => out.push('\t'),
             Some('r') => out.push('\r'),
-            Some(q @ ('"' | '\'' | '\\')) => out.push(q),
+            Some('f') => out.push('\u{c}'),
+            Some('b') => out.push('\u{8}'),
+            Some(q @ ('"' | '\'' | '\\' | '/')) => out.push(q),
+            Some('u') => {
+                // \uXXXX, as JSON writes a control character
+                let hex: String = chars.clone().take(4).collect();
+                match u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                    Some(c) if hex.len() == 4 => {
+                        out.push(c);
+                        for _ in 0..4 {
+                            chars.next();
+                        }
+                    }
+                    _ => out.push_str("\\u"),
+                }
+            }
             Some(other) => {
                 out.push('\\');
                 out.push(other);
@@ -111,5 +126,6 @@ mod tests {
             unescape("a\\n\\tb \\\"q\\\" \\\\ \\' \\d"),
             "a\n\tb \"q\" \\ ' \\d"
         );
+        assert_eq!(unescape("\\f\\u0041\\/\\uZZ"), "\u{c}A/\\uZZ");
     }
 }
