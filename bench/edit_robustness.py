@@ -14,14 +14,26 @@ Kinds (one flaw at a time), then the control, then negatives that must be refuse
                    N spaces (N = 4 or 8, per attempt)
   lf_for_crlf      the copy is converted to CRLF; old/new_string use \\n
   straight_quotes  the copy's region gets curly quotes, en dashes, ellipses; old_string has
-                   the straight ASCII ones (new_string is written as given, straight)
+                   the straight ASCII ones (lines new_string keeps keep their curly quotes,
+                   17.1; changed lines are written as given, straight)
   dedented         old/new_string lack the indentation every line of the region shares
   trailing_ws      the copy's region gets trailing spaces/tabs; old_string has none
   windows_1252     the copy holds accented comments and is transcoded to windows-1252;
                    old/new_string are Unicode
+  quotes_inline    (17.1) the copy's line gets curly quotes; old_string is part of that line
+                   (from one token to another), typed with straight quotes
+  line_numbers     (17.1) old/new_string carry read's prefixes (`{n:>6}\t`) on every line
+                   they copied from the read; new lines the model wrote have none
+  over_escaped     (17.1) old/new_string escaped once more (`\n`, `\"` as two characters)
+  alignment_tabs   (17.1) a tab-indented region with tabs inside lines too; every tab typed
+                   as spaces to the next stop of N (N = 4 or 8): kept lines keep the file's
+                   tabs, changed lines are written as typed inside, re-indented
+  first_dedented   (17.1) the first line without its indentation, the rest with tabs typed
+                   as N spaces
+  trailing_ws_tabs (17.1) trailing whitespace in the copy, and tabs typed as N spaces: every
+                   kept line keeps its trailing whitespace
+  crlf_tabs        (17.1) the copy in CRLF, and tabs typed as N spaces
   exact            control: old_string copied exactly
-  tabs_everywhere  informational, not in the target: tabs_as_spaces in regions that also
-                   have tabs inside lines, every tab typed as spaces to the next stop of N
   duplicated       the region occurs twice in the copy (with one of the flaws above):
                    must be ambiguous_match
   typo             one word of old_string misspelt (with one of the flaws above): no_match
@@ -50,6 +62,7 @@ every negative refused with its code. Nothing is written outside a temp dir (--k
 import argparse
 import collections
 import concurrent.futures
+import difflib
 import itertools
 import json
 import os
@@ -61,14 +74,16 @@ import sys
 import tempfile
 
 FLAWED = ["tabs_as_spaces", "lf_for_crlf", "straight_quotes", "dedented", "trailing_ws",
-          "windows_1252"]
+          "windows_1252", "quotes_inline", "line_numbers", "over_escaped", "alignment_tabs",
+          "first_dedented", "trailing_ws_tabs", "crlf_tabs"]
 CONTROL = ["exact"]
-# Reported, not held to the target: the ladder forgives leading whitespace only (SPEC 16.5).
-INFO = ["tabs_everywhere"]
+INFO = []
 NEGATIVE = {"duplicated": "ambiguous_match", "typo": "no_match"}
-# the flaws a negative is combined with, round robin
+# the flaws a negative is combined with, round robin (line_numbers is no duplicate: its
+# prefixes name the place, so it is combined with typos only)
 NEGATIVE_BASES = ["exact", "tabs_as_spaces", "dedented", "trailing_ws", "lf_for_crlf",
-                  "straight_quotes"]
+                  "straight_quotes", "quotes_inline", "over_escaped", "alignment_tabs",
+                  "first_dedented", "trailing_ws_tabs", "crlf_tabs", "line_numbers"]
 
 FOLD = {}
 for chars, to in [("\u2018\u2019\u201a\u201b\u2032", "'"), ("\u201c\u201d\u201e\u201f\u2033", '"'),
@@ -127,6 +142,11 @@ class Source:
         keys = [loose(l) for l in region]
         return sum(1 for p in self.by_key.get(keys[0], [])
                    if self.keys[p:p + len(keys)] == keys)
+
+
+def lines_from(text):
+    """A corpus file's text (no final newline) as lines."""
+    return text.split("\n")
 
 
 class Attempt:
@@ -257,20 +277,24 @@ class Generator:
         kind = "tabs_everywhere" if everywhere else "tabs_as_spaces"
         att = self.plain(kind, src, a, b, old_t, new_t, new)
         att.n = n
-        # The model sees a tab as n columns: an added line may take any indentation the
-        # region itself uses for its column, not only the canonical one.
+        self.alternatives(att, src.lines[a:b], new)
+        return att
+
+    def alternatives(self, att, region, expected):
+        """The model sees a tab as n columns: an added line may take any indentation the
+        region itself uses for its column, not only the canonical one."""
+        n, a, b, lines = att.n, att.a, att.b, att.lines
         choices = []
-        for i, l in enumerate(new):
+        for i, l in enumerate(expected):
             if "edit_marker (" in l:
                 c = cols(lead(l), n)
-                same = {lead(r) for r in src.lines[a:b] if cols(lead(r), n) == c}
+                same = {lead(r) for r in region if cols(lead(r), n) == c}
                 choices.append((i, sorted(same | {lead(l)})))
         for combo in itertools.product(*[ws for _, ws in choices]):
-            alt = list(new)
+            alt = list(expected)
             for (i, _), ws in zip(choices, combo):
                 alt[i] = ws + alt[i].lstrip(" \t")
-            att.alternatives.append(att.render(src.lines[:a] + alt + src.lines[b:]))
-        return att
+            att.alternatives.append(att.render(lines[:a] + alt + lines[b:]))
 
     def gen_tabs_everywhere(self, src):
         return self.gen_tabs_as_spaces(src, everywhere=True)
@@ -304,7 +328,10 @@ class Generator:
             curly.append("".join(out))
         lines = src.lines[:a] + curly + src.lines[b:]
         new = self.modify(src.lines[a:b], self.deeper(src))
-        return self.plain("straight_quotes", src, a, b, src.lines[a:b], new, new, lines=lines)
+        # lines the edit keeps keep their curly quotes (17.1); changed ones are as typed
+        expected = self.kept(src.lines[a:b], new, curly)
+        return self.plain("straight_quotes", src, a, b, src.lines[a:b], new, expected,
+                          lines=lines)
 
     def gen_dedented(self, src):
         def common(r):
@@ -342,11 +369,14 @@ class Generator:
                 region[j] += self.rng.choice([" ", "  ", "\t", " \t", "    "])
         lines = src.lines[:a] + region + src.lines[b:]
         new = self.modify(src.lines[a:b], self.deeper(src))
-        expected = list(new)
         if region[:-1] == src.lines[a:b - 1]:
             # Only the last line has trailing whitespace: old_string matches exactly, ending
             # before it, and those bytes outside the match are kept (SPEC 7).
+            expected = list(new)
             expected[-1] += region[-1][len(src.lines[b - 1]):]
+        else:
+            # whole lines match without trailing whitespace: kept lines keep theirs (17.1)
+            expected = self.kept(src.lines[a:b], new, region)
         return self.plain("trailing_ws", src, a, b, src.lines[a:b], new, expected, lines=lines)
 
     def gen_windows_1252(self, src):
@@ -369,7 +399,172 @@ class Generator:
         return self.plain("windows_1252", src, a + h, b + h, region, new, new, lines=lines,
                           enc="cp1252")
 
+    def kept(self, region, new, file_lines):
+        """new with every line it keeps from `region` (as difflib pairs them) written as the
+        file's own line `file_lines[j]` (17.1: kept lines keep their bytes)."""
+        out = list(new)
+        sm = difflib.SequenceMatcher(None, region, new, autojunk=False)
+        for tag, i1, i2, j1, j2 in sm.get_opcodes():
+            if tag == "equal":
+                for t in range(i2 - i1):
+                    out[j1 + t] = file_lines[i1 + t]
+        return out
+
+    def tabbed(self, src, cond=lambda r: True):
+        """A region of a tab-indented file with a line indented by tabs, and N."""
+        if not src.tabs:
+            return None
+        r = self.region(src, lambda r: any(l.startswith("\t") for l in r) and cond(r))
+        return (r, self.rng.choice([4, 8])) if r else None
+
+    @staticmethod
+    def spaces_for_tabs(l, n):
+        ws = lead(l)
+        return ws.replace("\t", " " * n) + l[len(ws):]
+
+    def gen_quotes_inline(self, src):
+        quoted = re.compile(r'[A-Za-z_][\w.>-]*\s*\([^()\n]*"[^"\n]*"[^()\n]*\)')
+        r = self.region(src, lambda r: any(quoted.search(l) for l in r))
+        if not r:
+            return None
+        a, b = r
+        cands = [i for i in range(a, b) if quoted.search(src.lines[i])]
+        i = self.rng.choice(cands)
+        line = src.lines[i]
+        m = quoted.search(line)
+        frag = m.group()
+        curly, opened = [], False
+        for c in frag:
+            if c == '"':
+                curly.append("\u201d" if opened else "\u201c")
+                opened = not opened
+            else:
+                curly.append(c)
+        curly = "".join(curly)
+        file_line = line[:m.start()] + curly + line[m.end():]
+        if src.text.count(frag) != 1:
+            return None
+        lines = src.lines[:i] + [file_line] + src.lines[i + 1:]
+        words = list(WORD.finditer(frag))
+        if not words:
+            return None
+        w = self.rng.choice(words)
+        new = frag[:w.end()] + "_v2" + frag[w.end():]
+        att = Attempt("quotes_inline", src, lines, i, i + 1, frag, new, None)
+        att.expected = att.render(lines[:i] + [line[:m.start()] + new + line[m.end():]]
+                                  + lines[i + 1:])
+        return att
+
+    def gen_line_numbers(self, src):
+        r = self.region(src)
+        if not r:
+            return None
+        a, b = r
+        region = src.lines[a:b]
+        new = self.modify(region, self.deeper(src))
+        old_t = [f"{a + 1 + j:>6}\t{l}" for j, l in enumerate(region)]
+        # lines copied from the read keep their prefixes; lines the model wrote have none
+        new_t = list(new)
+        sm = difflib.SequenceMatcher(None, region, new, autojunk=False)
+        for tag, i1, i2, j1, j2 in sm.get_opcodes():
+            if tag == "equal":
+                for t in range(i2 - i1):
+                    new_t[j1 + t] = f"{a + 1 + i1 + t:>6}\t{new[j1 + t]}"
+        return self.plain("line_numbers", src, a, b, old_t, new_t, new)
+
+    def gen_over_escaped(self, src):
+        r = self.region(src, lambda r: "\\" not in "".join(r))
+        if not r:
+            return None
+        a, b = r
+        new = self.modify(src.lines[a:b], self.deeper(src))
+        esc = lambda ls: json.dumps("\n".join(ls), ensure_ascii=False)[1:-1]
+        att = self.plain("over_escaped", src, a, b, src.lines[a:b], new, new)
+        att.old, att.new = esc(src.lines[a:b]), esc(new)
+        if "\\n" not in att.old and '\\"' not in att.old:
+            return None
+        return att
+
+    def gen_alignment_tabs(self, src):
+        inner = lambda r: "\t" in "".join(l.lstrip(" \t") for l in r)
+        t = self.tabbed(src, inner)
+        if not t:
+            return None
+        (a, b), n = t
+        region = src.lines[a:b]
+        new = self.modify(region, self.deeper(src, n))
+        old_t = [l.expandtabs(n) for l in region]
+        new_t = [l.expandtabs(n) for l in new]
+        # kept lines are the file's own; changed ones the file's indentation, the inside as
+        # typed
+        sm = difflib.SequenceMatcher(None, region, new, autojunk=False)
+        keep = set()
+        for tag, i1, i2, j1, j2 in sm.get_opcodes():
+            if tag == "equal":
+                keep.update(range(j1, j2))
+        expected = [new[j] if j in keep else lead(new[j]) + new_t[j].lstrip(" \t")
+                    for j in range(len(new))]
+        att = self.plain("alignment_tabs", src, a, b, old_t, new_t, expected)
+        att.n = n
+        self.alternatives(att, region, expected)
+        return att
+
+    def gen_first_dedented(self, src):
+        t = self.tabbed(src, lambda r: lead(r[0]) != "" and r[0].strip() != "")
+        if not t:
+            return None
+        (a, b), n = t
+        region = src.lines[a:b]
+        new = self.modify(region, self.deeper(src, n))
+        typed = lambda ls: [l.lstrip(" \t") if j == 0 else self.spaces_for_tabs(l, n)
+                            for j, l in enumerate(ls)]
+        att = self.plain("first_dedented", src, a, b, typed(region), typed(new), new)
+        att.n = n
+        self.alternatives(att, region, new)
+        if src.text.count(att.old) == 1:
+            # the rest has no tab to type as spaces: old_string is the file's own bytes from
+            # the first line's first token on, and exact replaces just those (SPEC 7)
+            att.expected = att.render(lines_from(src.text.replace(att.old, att.new, 1)))
+            att.alternatives = []
+        return att
+
+    def gen_trailing_ws_tabs(self, src):
+        t = self.tabbed(src)
+        if not t:
+            return None
+        (a, b), n = t
+        region = list(src.lines[a:b])
+        for j in self.rng.sample(range(len(region)), self.rng.randint(1, len(region))):
+            if region[j].strip() and not region[j].endswith((" ", "\t")):
+                region[j] += self.rng.choice([" ", "  ", "\t", " \t", "    "])
+        if region[:-1] == src.lines[a:b - 1]:
+            return None  # only the last line: the trailing_ws kind's exact case
+        lines = src.lines[:a] + region + src.lines[b:]
+        new = self.modify(src.lines[a:b], self.deeper(src, n))
+        old_t = [self.spaces_for_tabs(l, n) for l in src.lines[a:b]]
+        new_t = [self.spaces_for_tabs(l, n) for l in new]
+        expected = self.kept(src.lines[a:b], new, region)
+        att = self.plain("trailing_ws_tabs", src, a, b, old_t, new_t, expected, lines=lines)
+        att.n = n
+        self.alternatives(att, src.lines[a:b], expected)
+        return att
+
+    def gen_crlf_tabs(self, src):
+        t = self.tabbed(src)
+        if not t:
+            return None
+        (a, b), n = t
+        new = self.modify(src.lines[a:b], self.deeper(src, n))
+        old_t = [self.spaces_for_tabs(l, n) for l in src.lines[a:b]]
+        new_t = [self.spaces_for_tabs(l, n) for l in new]
+        att = self.plain("crlf_tabs", src, a, b, old_t, new_t, new, eol="\r\n")
+        att.n = n
+        self.alternatives(att, src.lines[a:b], new)
+        return att
+
     def negative(self, kind, base_kind):
+        if kind == "duplicated" and base_kind == "line_numbers":
+            base_kind = "exact"
         for _ in range(200):
             att = self.make(base_kind)
             if kind == "duplicated":

@@ -41,6 +41,7 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('read', 'read', [CompletionResultType]::ParameterValue, 'Read a text file with line numbers (also images, PDFs, notebooks, several files)')
             [CompletionResult]::new('write', 'write', [CompletionResultType]::ParameterValue, 'Create or overwrite a file')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Replace text in a file')
+            [CompletionResult]::new('apply_patch', 'apply_patch', [CompletionResultType]::ParameterValue, 'Apply a multi-file patch (Codex''s apply_patch format)')
             [CompletionResult]::new('move', 'move', [CompletionResultType]::ParameterValue, 'Move or rename a file or directory (undoable)')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a file or directory (undoable: it goes to a trash)')
             [CompletionResult]::new('mkdir', 'mkdir', [CompletionResultType]::ParameterValue, 'Create a directory (and its parents)')
@@ -119,8 +120,13 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
         'loopr-tool;edit' {
             [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'The file to edit: relative to the root, or absolute inside it. It must exist and have been read in this session. [required]')
             [CompletionResult]::new('--old-string', '--old-string', [CompletionResultType]::ParameterName, 'The text to replace, copied from the file as read shows it (without the line-number prefix). It must match exactly one place unless replace_all is set. Not with `edits`.')
-            [CompletionResult]::new('--new-string', '--new-string', [CompletionResultType]::ParameterName, 'The text to put in its place. Not with `edits`.')
-            [CompletionResult]::new('--edits', '--edits', [CompletionResultType]::ParameterName, 'Several edits, applied in order, each to the result of the one before; if any fails, none is applied. Instead of old_string/new_string.')
+            [CompletionResult]::new('--new-string', '--new-string', [CompletionResultType]::ParameterName, 'The text to put in its place (with start_line/end_line: the lines'' new text; with insert_line: the lines to insert). Not with `edits`.')
+            [CompletionResult]::new('--expected-replacements', '--expected-replacements', [CompletionResultType]::ParameterName, 'Exactly this many occurrences of old_string must be found; all are replaced. Another count is an error that says how many there are.')
+            [CompletionResult]::new('--start-line', '--start-line', [CompletionResultType]::ParameterName, 'Instead of old_string: the first line to replace (1-based, as read numbers lines), with end_line and new_string.')
+            [CompletionResult]::new('--end-line', '--end-line', [CompletionResultType]::ParameterName, 'The last line to replace (inclusive; default start_line).')
+            [CompletionResult]::new('--expected', '--expected', [CompletionResultType]::ParameterName, 'With start_line: the current text of those lines; if they hold something else, nothing is changed (no_match shows them).')
+            [CompletionResult]::new('--insert-line', '--insert-line', [CompletionResultType]::ParameterName, 'Instead of old_string: insert new_string after this line (0: before the first line).')
+            [CompletionResult]::new('--edits', '--edits', [CompletionResultType]::ParameterName, 'Several edits, all or nothing: string edits applied in order, each to the result of the one before; or line edits, all counting lines of the file as it is before the call. Instead of old_string/new_string.')
             [CompletionResult]::new('--file-path', '--file-path', [CompletionResultType]::ParameterName, 'file-path')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')
@@ -132,6 +138,24 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('--no-replace-all', '--no-replace-all', [CompletionResultType]::ParameterName, 'Sets replace_all to false')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the diff the edit would make, without writing anything (default false).')
             [CompletionResult]::new('--no-dry-run', '--no-dry-run', [CompletionResultType]::ParameterName, 'Sets dry_run to false')
+            [CompletionResult]::new('--no-sandbox', '--no-sandbox', [CompletionResultType]::ParameterName, 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]')
+            [CompletionResult]::new('--no-read-check', '--no-read-check', [CompletionResultType]::ParameterName, 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]')
+            [CompletionResult]::new('--allow-private', '--allow-private', [CompletionResultType]::ParameterName, 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]')
+            [CompletionResult]::new('--allow-dangerous', '--allow-dangerous', [CompletionResultType]::ParameterName, 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the JSON')
+            [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'loopr-tool;apply_patch' {
+            [CompletionResult]::new('--patch', '--patch', [CompletionResultType]::ParameterName, 'The patch: `*** Begin Patch`, then per file `*** Add File: PATH` (+ lines), `*** Update File: PATH` (optional `*** Move to: PATH`, then hunks: `@@ [a line above the change]`, lines starting with '' '' context, ''-'' removed, ''+'' added, optional `*** End of File`) or `*** Delete File: PATH`, and `*** End Patch`. [required]')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]')
             [CompletionResult]::new('--no-sandbox', '--no-sandbox', [CompletionResultType]::ParameterName, 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]')
             [CompletionResult]::new('--no-read-check', '--no-read-check', [CompletionResultType]::ParameterName, 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]')
             [CompletionResult]::new('--allow-private', '--allow-private', [CompletionResultType]::ParameterName, 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]')
@@ -764,6 +788,7 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('read', 'read', [CompletionResultType]::ParameterValue, 'Read a text file with line numbers (also images, PDFs, notebooks, several files)')
             [CompletionResult]::new('write', 'write', [CompletionResultType]::ParameterValue, 'Create or overwrite a file')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Replace text in a file')
+            [CompletionResult]::new('apply_patch', 'apply_patch', [CompletionResultType]::ParameterValue, 'Apply a multi-file patch (Codex''s apply_patch format)')
             [CompletionResult]::new('move', 'move', [CompletionResultType]::ParameterValue, 'Move or rename a file or directory (undoable)')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a file or directory (undoable: it goes to a trash)')
             [CompletionResult]::new('mkdir', 'mkdir', [CompletionResultType]::ParameterValue, 'Create a directory (and its parents)')
@@ -802,6 +827,9 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             break
         }
         'loopr-tool;help;edit' {
+            break
+        }
+        'loopr-tool;help;apply_patch' {
             break
         }
         'loopr-tool;help;move' {

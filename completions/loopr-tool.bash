@@ -16,6 +16,9 @@ _loopr__tool() {
             ",$1")
                 cmd="loopr__tool"
                 ;;
+            loopr__tool,apply_patch)
+                cmd="loopr__tool__subcmd__apply_patch"
+                ;;
             loopr__tool,artifact)
                 cmd="loopr__tool__subcmd__artifact"
                 ;;
@@ -111,6 +114,9 @@ _loopr__tool() {
                 ;;
             loopr__tool,write)
                 cmd="loopr__tool__subcmd__write"
+                ;;
+            loopr__tool__subcmd__help,apply_patch)
+                cmd="loopr__tool__subcmd__help__subcmd__apply_patch"
                 ;;
             loopr__tool__subcmd__help,artifact)
                 cmd="loopr__tool__subcmd__help__subcmd__artifact"
@@ -215,7 +221,7 @@ _loopr__tool() {
 
     case "${cmd}" in
         loopr__tool)
-            opts="-h -V --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --sandbox --format --pretty --config --profile --read-only --help --version read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help"
+            opts="-h -V --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --sandbox --format --pretty --config --profile --read-only --help --version read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -235,6 +241,48 @@ _loopr__tool() {
                     ;;
                 --sandbox)
                     COMPREPLY=($(compgen -W "none workspace-write read-only" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "json text" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        loopr__subcmd__tool__subcmd__apply_patch)
+            opts="-h --patch --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --patch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -683,7 +731,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__edit)
-            opts="-h --path --old-string --new-string --replace-all --no-replace-all --edits --dry-run --no-dry-run --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --path --old-string --new-string --replace-all --no-replace-all --expected-replacements --start-line --end-line --expected --insert-line --edits --dry-run --no-dry-run --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -698,6 +746,26 @@ _loopr__tool() {
                     return 0
                     ;;
                 --new-string)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expected-replacements)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --start-line)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --end-line)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expected)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --insert-line)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -943,8 +1011,22 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__help)
-            opts="read write edit move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help"
+            opts="read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        loopr__subcmd__tool__subcmd__help__subcmd__apply_patch)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

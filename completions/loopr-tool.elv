@@ -38,6 +38,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand read 'Read a text file with line numbers (also images, PDFs, notebooks, several files)'
             cand write 'Create or overwrite a file'
             cand edit 'Replace text in a file'
+            cand apply_patch 'Apply a multi-file patch (Codex''s apply_patch format)'
             cand move 'Move or rename a file or directory (undoable)'
             cand delete 'Delete a file or directory (undoable: it goes to a trash)'
             cand mkdir 'Create a directory (and its parents)'
@@ -113,8 +114,13 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
         &'loopr-tool;edit'= {
             cand --path 'The file to edit: relative to the root, or absolute inside it. It must exist and have been read in this session. [required]'
             cand --old-string 'The text to replace, copied from the file as read shows it (without the line-number prefix). It must match exactly one place unless replace_all is set. Not with `edits`.'
-            cand --new-string 'The text to put in its place. Not with `edits`.'
-            cand --edits 'Several edits, applied in order, each to the result of the one before; if any fails, none is applied. Instead of old_string/new_string.'
+            cand --new-string 'The text to put in its place (with start_line/end_line: the lines'' new text; with insert_line: the lines to insert). Not with `edits`.'
+            cand --expected-replacements 'Exactly this many occurrences of old_string must be found; all are replaced. Another count is an error that says how many there are.'
+            cand --start-line 'Instead of old_string: the first line to replace (1-based, as read numbers lines), with end_line and new_string.'
+            cand --end-line 'The last line to replace (inclusive; default start_line).'
+            cand --expected 'With start_line: the current text of those lines; if they hold something else, nothing is changed (no_match shows them).'
+            cand --insert-line 'Instead of old_string: insert new_string after this line (0: before the first line).'
+            cand --edits 'Several edits, all or nothing: string edits applied in order, each to the result of the one before; or line edits, all counting lines of the file as it is before the call. Instead of old_string/new_string.'
             cand --file-path 'file-path'
             cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
             cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
@@ -126,6 +132,23 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand --no-replace-all 'Sets replace_all to false'
             cand --dry-run 'Show the diff the edit would make, without writing anything (default false).'
             cand --no-dry-run 'Sets dry_run to false'
+            cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+            cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+            cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+            cand --allow-dangerous 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+            cand --pretty 'Indent the JSON'
+            cand --read-only 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'loopr-tool;apply_patch'= {
+            cand --patch 'The patch: `*** Begin Patch`, then per file `*** Add File: PATH` (+ lines), `*** Update File: PATH` (optional `*** Move to: PATH`, then hunks: `@@ [a line above the change]`, lines starting with '' '' context, ''-'' removed, ''+'' added, optional `*** End of File`) or `*** Delete File: PATH`, and `*** End Patch`. [required]'
+            cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
+            cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
+            cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
+            cand --format 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]'
+            cand --config 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]'
+            cand --profile 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]'
             cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
             cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
             cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -729,6 +752,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand read 'Read a text file with line numbers (also images, PDFs, notebooks, several files)'
             cand write 'Create or overwrite a file'
             cand edit 'Replace text in a file'
+            cand apply_patch 'Apply a multi-file patch (Codex''s apply_patch format)'
             cand move 'Move or rename a file or directory (undoable)'
             cand delete 'Delete a file or directory (undoable: it goes to a trash)'
             cand mkdir 'Create a directory (and its parents)'
@@ -764,6 +788,8 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
         &'loopr-tool;help;write'= {
         }
         &'loopr-tool;help;edit'= {
+        }
+        &'loopr-tool;help;apply_patch'= {
         }
         &'loopr-tool;help;move'= {
         }

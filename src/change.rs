@@ -59,6 +59,12 @@ pub fn lock<'a>(ctx: &'a Ctx, paths: &[&Path]) -> Result<Locked<'a>> {
 }
 
 impl Locked<'_> {
+    /// Whether this session has a read record of `real` (apply_patch needs none, 24.7, but
+    /// one it has must be fresh).
+    pub fn has_record(&self, real: &Path) -> bool {
+        self.records.iter().any(|(p, r)| p == real && r.is_some())
+    }
+
     /// Under the lock: may this session change `real`, whose content is now `current`?
     pub fn require_fresh(&self, real: &Path, shown: &str, current: &Fingerprint) -> Result<()> {
         let record = self
@@ -188,6 +194,41 @@ pub fn remember(
         ctx.warn(format!(
             "the previous content of {} is over 64 MiB and was not kept: this change cannot be undone",
             target.shown
+        ));
+    }
+}
+
+/// `remember` for a move that also rewrote the file (apply_patch's Update with `Move to`):
+/// `source` is what the file held before, so one undo moves it back as it was.
+#[allow(clippy::too_many_arguments)]
+pub fn remember_moved(
+    ctx: &Ctx,
+    tool: &str,
+    target: &Resolved,
+    before: Before,
+    op: Op,
+    after: Fingerprint,
+    source: Before,
+    records: &[(&Path, Option<Fingerprint>)],
+) {
+    note_changed(ctx, Some(target), records);
+    let result = StateLock::acquire(ctx).and_then(|lock| {
+        journal::push_moved(
+            &lock,
+            tool,
+            &target.real,
+            &target.shown,
+            before,
+            Some(op),
+            after,
+            Some(source),
+        )?;
+        apply_records(&lock, records)
+    });
+    if let Err(e) = result {
+        ctx.warn(format!(
+            "the change was made, but the session state could not be updated: {}",
+            e.message
         ));
     }
 }

@@ -611,8 +611,24 @@ fn run_integration(name: &str, args: &[String]) -> i32 {
 fn input_for(tool: &dyn DynTool, sub: &ArgMatches) -> Result<Value> {
     let mut fields = cli_fields(tool, sub)?;
     if fields.is_empty() {
-        // Nothing on the command line: the input is stdin's JSON object.
-        return input::parse_stdin_json(&input::read_stdin_bytes()?);
+        // Nothing on the command line: the input is stdin's JSON object — or, for a tool that
+        // takes a raw field, stdin that is not a JSON object is that field (`git diff`-style
+        // piping: `cat fix.patch | loopr-tool apply_patch`).
+        let bytes = input::read_stdin_bytes()?;
+        let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+        if let Some(field) = tool.raw_stdin_field()
+            && first.is_some_and(|&b| b != b'{')
+        {
+            let text = String::from_utf8(bytes).map_err(|_| {
+                ToolError::invalid(
+                    field,
+                    format!("{}: the {field} on stdin is not UTF-8", tool.name()),
+                )
+            })?;
+            fields.insert(field.into(), Value::String(text));
+            return Ok(Value::Object(fields));
+        }
+        return input::parse_stdin_json(&bytes);
     }
     // `write PATH` without --content takes the content raw from stdin (SPEC 16.2).
     if let Some(field) = tool.raw_stdin_field().filter(|f| !fields.contains_key(*f)) {

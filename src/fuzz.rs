@@ -140,7 +140,7 @@ fn files(dir: &Path) -> Vec<Vec<u8>> {
 }
 
 /// Runs `target` over its regressions, its seeds, then mutations for the time budget.
-fn fuzz(target: &str, check: impl Fn(&[u8])) {
+pub(crate) fn fuzz(target: &str, check: impl Fn(&[u8])) {
     let here = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
     let seeds = files(&here.join("seeds").join(target));
     assert!(!seeds.is_empty(), "fuzz/seeds/{target}/ holds no seed");
@@ -254,5 +254,15 @@ fn fuzz_url_policy() {
         if let Ok(url) = url::Url::parse(&text) {
             let _ = crate::web::policy::check_url(&url, false);
         }
+    });
+}
+
+/// apply_patch's parser (Codex's format, leniently read): any text.
+#[test]
+fn fuzz_apply_patch_parser() {
+    fuzz("apply_patch", |bytes| {
+        let text = String::from_utf8_lossy(bytes);
+        let _ = crate::tools::apply_patch::parse::parse(&text);
+        let _ = crate::tools::apply_patch::parse::looks_like_unified_diff(&text);
     });
 }

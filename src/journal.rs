@@ -58,6 +58,10 @@ pub enum Op {
         /// again while empty.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         created: Vec<String>,
+        /// What the file held before a change that also rewrote it as it moved (apply_patch's
+        /// Update with `Move to`): undo puts it back at `from`. Its blob is `<id>.0`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        content: Option<Previous>,
     },
     /// `path` was deleted into `trash/<trash>` under the session directory; `None`: permanent.
     Delete { trash: Option<String> },
@@ -214,10 +218,42 @@ pub fn push(
     op: Option<Op>,
     after: Fingerprint,
 ) -> Result<(u64, bool)> {
+    push_moved(lock, tool, real, shown, before, op, after, None)
+}
+
+/// As `push`, for a move that also changed the file's content: `source` is what it held
+/// before, kept as the blob `<id>.0` in the move's `content`.
+#[allow(clippy::too_many_arguments)]
+pub fn push_moved(
+    lock: &StateLock,
+    tool: &str,
+    real: &Path,
+    shown: &str,
+    before: Before,
+    mut op: Option<Op>,
+    after: Fingerprint,
+    source: Option<Before>,
+) -> Result<(u64, bool)> {
     let mut journal: Journal = lock.load(FILE)?;
     let id = journal.next_id.max(1);
     journal.next_id = id + 1;
     let blobs = lock.dir().join("undo");
+    if let (Some(Before::Content { bytes, mode, kept }), Some(Op::Move { content, .. })) =
+        (source, op.as_mut())
+    {
+        crate::state::create_dir(&blobs)?;
+        let name = format!("{id}.0");
+        let hash = kept.and_then(|k| adopt(k, &blobs, &name));
+        if hash.is_none() {
+            crate::state::write_atomic(&blobs, &name, bytes, true)?;
+        }
+        *content = Some(Previous {
+            mode,
+            size: bytes.len() as u64,
+            blob: Some(name),
+            hash,
+        });
+    }
     let (previous, undoable) = match before {
         Before::Absent => (None, true),
         Before::TooLarge { size, mode } => (
@@ -283,6 +319,13 @@ pub fn pop(lock: &StateLock, id: u64) -> Result<()> {
 /// Removes what an entry kept (its blob, its trash) once undo can no longer need it.
 pub fn discard(session: &Path, entry: &Entry) {
     if let Some(blob) = entry.previous.as_ref().and_then(|p| p.blob.as_ref()) {
+        let _ = std::fs::remove_file(session.join("undo").join(blob));
+    }
+    if let Some(Op::Move {
+        content: Some(p), ..
+    }) = &entry.op
+        && let Some(blob) = &p.blob
+    {
         let _ = std::fs::remove_file(session.join("undo").join(blob));
     }
     if let Some(Op::Delete { trash: Some(t) }) = &entry.op {

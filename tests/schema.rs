@@ -37,6 +37,11 @@ fn samples() -> Vec<(&'static str, Value, Value)> {
             json!({"path": "a.txt", "edits": [{"old_string": "x", "new_string": "y", "oops": 1}]}),
         ),
         (
+            "apply_patch",
+            json!({"patch": "*** Begin Patch\n*** Update File: a.txt\n-x\n+y\n*** End Patch\n"}),
+            json!({"patch": 5}),
+        ),
+        (
             "move",
             json!({"from": "a.txt", "to": "b/a.txt", "overwrite": false}),
             json!({"from": "a.txt", "to": 7}),

@@ -148,7 +148,7 @@ Prefer this over `run` with `rm`: it stays inside the sandbox and can be undone.
 }
 
 /// Moves `real` into the session's trash under a fresh name; returns that name.
-fn to_trash(ctx: &Ctx, target: &sandbox::Resolved) -> Result<String> {
+pub(crate) fn to_trash(ctx: &Ctx, target: &sandbox::Resolved) -> Result<String> {
     static SERIAL: AtomicU64 = AtomicU64::new(0);
     let dir = journal::trash_dir(&state::session_dir(ctx));
     state::create_dir(&dir)?;

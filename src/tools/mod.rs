@@ -3,6 +3,7 @@
 
 use crate::tool::DynTool;
 
+pub mod apply_patch;
 pub mod command;
 pub mod delete;
 pub mod edit;
@@ -28,6 +29,7 @@ pub static TOOLS: &[&dyn DynTool] = &[
     &read::Read,
     &write::Write,
     &edit::Edit,
+    &apply_patch::ApplyPatch,
     &move_file::Move,
     &delete::Delete,
     &mkdir::Mkdir,

@@ -132,6 +132,7 @@ Read records follow the file, so a moved file can be edited at its new path with
             from_shown: fs.to_string(),
             dir: meta.is_dir(),
             created,
+            content: None,
         };
         let moved = StateLock::acquire(ctx)
             .and_then(|lock| reads::move_prefix(&lock, &from.real, &to.real));

@@ -25,6 +25,8 @@ SAMPLES = {
     "delete": {"path": "moved", "recursive": True},
     # not a notebook: answered (invalid_input, isError) through the protocol all the same
     "notebook_edit": {"path": "notes/a.txt", "cell_id": "cell-0", "new_source": "x"},
+    # before edit: undo (last) takes back the edit
+    "apply_patch": {"patch": "*** Begin Patch\n*** Add File: notes/p.txt\n+patched\n*** End Patch\n"},
     "edit": {"path": "notes/a.txt", "old_string": "beta", "new_string": "gamma"},
     "glob": {"pattern": "*.txt"},
     "grep": {"pattern": "alpha"},

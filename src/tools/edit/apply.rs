@@ -16,6 +16,38 @@ pub struct Spec<'a> {
     pub old: &'a str,
     pub new: &'a str,
     pub replace_all: bool,
+    /// `expected_replacements` (22.7): exactly this many occurrences, all replaced.
+    pub expected: Option<usize>,
+    /// A patch hunk (17.3): placed below the previous hunk and its anchor, whole lines only.
+    pub hunk: Option<HunkPlace<'a>>,
+}
+
+#[cfg(test)]
+impl<'a> Spec<'a> {
+    pub fn text(old: &'a str, new: &'a str, replace_all: bool) -> Spec<'a> {
+        Spec {
+            old,
+            new,
+            replace_all,
+            expected: None,
+            hunk: None,
+        }
+    }
+}
+
+/// Where a patch hunk may land (SPEC 17.3).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HunkPlace<'a> {
+    /// The text after `@@`: the hunk lies below the first line at or below the previous hunk
+    /// that reads so.
+    pub anchor: Option<&'a str>,
+    /// The first hunk of a file's section: searched from the top of the file.
+    pub from_top: bool,
+    /// `*** End of File`: of several places, the one that ends the file.
+    pub end_of_file: bool,
+    /// old/new without the blank context lines the model left at the end of the hunk, tried
+    /// when the hunk is not found with them.
+    pub without_trailing_blanks: Option<(&'a str, &'a str)>,
 }
 
 /// What one edit did.
@@ -63,6 +95,39 @@ pub enum Failure {
         ch: char,
     },
     Unmappable,
+    /// A line edit names a line the file does not have (`field`: `start_line`, …).
+    Range {
+        index: usize,
+        field: &'static str,
+        value: usize,
+        count: usize,
+    },
+    /// Two line edits of one call touch the same lines.
+    Overlap {
+        index: usize,
+        other: usize,
+    },
+    /// A line edit's `expected` is not what the lines hold now (0-based lines, their text).
+    Expected {
+        index: usize,
+        first: usize,
+        last: usize,
+        text: String,
+        /// Of `expected` to the lines' text, 0–1 with two decimals.
+        similarity: f64,
+    },
+    /// A hunk's `@@` anchor is on no line below the previous hunk.
+    Anchor {
+        index: usize,
+        anchor: String,
+    },
+    /// `expected_replacements` and the occurrences found differ (`found` ≥ 1).
+    Count {
+        index: usize,
+        expected: usize,
+        rung: Rung,
+        lines: Vec<usize>,
+    },
     /// The result would be over the edit limit (64 MiB): refused before it is built (23.8).
     TooLarge {
         index: usize,
@@ -85,14 +150,14 @@ impl Outcome {
 }
 
 #[derive(Debug, Clone)]
-enum Piece {
+pub(super) enum Piece {
     /// A range of the original decoded text.
     Orig(usize, usize),
     New(String),
 }
 
 impl Piece {
-    fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         match self {
             Piece::Orig(a, b) => b - a,
             Piece::New(s) => s.len(),
@@ -135,7 +200,7 @@ fn copy_range(
     *cur = (i, pos);
 }
 
-fn replace(pieces: &[Piece], total: usize, hits: &[Hit]) -> Vec<Piece> {
+pub(super) fn replace(pieces: &[Piece], total: usize, hits: &[Hit]) -> Vec<Piece> {
     let mut out = Vec::with_capacity(pieces.len() + 2 * hits.len() + 1);
     let mut cur = (0, 0);
     let mut at = 0;
@@ -148,7 +213,7 @@ fn replace(pieces: &[Piece], total: usize, hits: &[Hit]) -> Vec<Piece> {
     out
 }
 
-fn render(pieces: &[Piece], original: &str) -> String {
+pub(super) fn render(pieces: &[Piece], original: &str) -> String {
     let mut s = String::with_capacity(pieces.iter().map(Piece::len).sum());
     for p in pieces {
         match p {
@@ -166,9 +231,28 @@ pub fn plan(doc: &Doc, specs: &[Spec]) -> Result<Outcome, Failure> {
     // The text the next edit sees: the original itself until an edit lands.
     let mut current = std::borrow::Cow::Borrowed(original);
     let mut applied = Vec::with_capacity(specs.len());
+    // Where the next hunk of a patch may start: below the previous one (17.3).
+    let mut floor = 0usize;
     for (index, spec) in specs.iter().enumerate() {
         let idx = LineIndex::new(&current);
-        let Some(found) = matching::find(&current, &idx, spec.old, spec.new) else {
+        let found = match &spec.hunk {
+            None => matching::find(&current, &idx, spec.old, spec.new),
+            Some(place) => {
+                if place.from_top {
+                    floor = 0;
+                }
+                match locate_hunk(&current, &idx, spec, place, floor) {
+                    Ok(found) => found,
+                    Err(anchor) => {
+                        return Err(Failure::Anchor {
+                            index,
+                            anchor: anchor.to_string(),
+                        });
+                    }
+                }
+            }
+        };
+        let Some(found) = found else {
             if let Some(ch) = doc.unencodable(spec.old) {
                 return Err(Failure::Unencodable {
                     index,
@@ -178,11 +262,21 @@ pub fn plan(doc: &Doc, specs: &[Spec]) -> Result<Outcome, Failure> {
             }
             return Err(no_match(index, &current, &idx, spec));
         };
-        if found.hits.len() > 1 && !spec.replace_all {
+        let lines = || found.hits.iter().map(|h| h.line).collect::<Vec<_>>();
+        if let Some(expected) = spec.expected {
+            if found.hits.len() != expected {
+                return Err(Failure::Count {
+                    index,
+                    expected,
+                    rung: found.rung,
+                    lines: lines(),
+                });
+            }
+        } else if found.hits.len() > 1 && !spec.replace_all {
             return Err(Failure::Ambiguous {
                 index,
                 rung: found.rung,
-                lines: found.hits.iter().map(|h| h.line).collect(),
+                lines: lines(),
                 previews: found
                     .hits
                     .iter()
@@ -201,6 +295,9 @@ pub fn plan(doc: &Doc, specs: &[Spec]) -> Result<Outcome, Failure> {
                 ch,
             });
         }
+        if let Some(last) = found.hits.last() {
+            floor = last.start + last.replacement.len();
+        }
         pieces = replace(&pieces, current.len(), &found.hits);
         // Measured from the pieces before anything is rendered: `replace_all` of `a` by a
         // thousand `b`s in a 1 MB file once built 1 GB.
@@ -215,7 +312,16 @@ pub fn plan(doc: &Doc, specs: &[Spec]) -> Result<Outcome, Failure> {
             indent: found.hits[0].indent.clone(),
         });
     }
-    let text = current.into_owned();
+    finish(doc, &pieces, current.into_owned(), applied)
+}
+
+/// The outcome of `pieces` (which render to `text`): the file's new bytes and the new ranges.
+pub(super) fn finish(
+    doc: &Doc,
+    pieces: &[Piece],
+    text: String,
+    applied: Vec<Applied>,
+) -> Result<Outcome, Failure> {
     // UTF-8 is the text itself: rendered from &str pieces, valid by construction, and every
     // kept range is the file's own bytes. Other encodings are spliced from the file's bytes.
     let encoded = if doc.maps_bytes() {
@@ -237,7 +343,7 @@ pub fn plan(doc: &Doc, specs: &[Spec]) -> Result<Outcome, Failure> {
     };
     let mut changed = Vec::new();
     let mut pos = 0;
-    for p in &pieces {
+    for p in pieces {
         if let Piece::New(_) = p {
             changed.push((pos, pos + p.len()));
         }
@@ -251,8 +357,102 @@ pub fn plan(doc: &Doc, specs: &[Spec]) -> Result<Outcome, Failure> {
     })
 }
 
+/// A patch hunk in `text` at or below byte `floor` (a line start): below its anchor, whole
+/// lines only; of several places, the one that ends the file when the hunk says so. A hunk
+/// with nothing to match is an insertion: after its anchor, or else at the end of the file.
+/// `Err` carries an anchor found on no line.
+fn locate_hunk<'s>(
+    text: &str,
+    idx: &LineIndex,
+    spec: &Spec<'s>,
+    place: &HunkPlace<'s>,
+    mut floor: usize,
+) -> Result<Option<matching::Found>, &'s str> {
+    if let Some(anchor) = place.anchor {
+        let line = anchor_line(text, idx, floor, anchor).ok_or(anchor)?;
+        floor = idx.end(line);
+    }
+    if spec.old.is_empty() {
+        let at = if place.anchor.is_some() {
+            floor
+        } else {
+            text.len()
+        };
+        // Inserted text is whole lines in the file's line endings; after a last line without
+        // an ending, that line gets one first.
+        let eol = match idx.dominant() {
+            super::lines::Eol::CrLf => "\r\n",
+            super::lines::Eol::Lf => "\n",
+        };
+        let mut replacement = String::new();
+        if at == text.len() && !text.is_empty() && !text.ends_with('\n') {
+            replacement.push_str(eol);
+        }
+        let body = super::lines::to_lf(spec.new);
+        replacement.push_str(&body.replace('\n', eol));
+        return Ok(Some(matching::Found {
+            rung: Rung::Exact,
+            hits: vec![Hit {
+                start: at,
+                end: at,
+                line: idx.line_of(at),
+                replacement,
+                indent: None,
+            }],
+        }));
+    }
+    let below = &text[floor..];
+    let sub = LineIndex::new(below);
+    let opts = matching::Opts { whole_lines: true };
+    let mut found = matching::find_with(below, &sub, spec.old, spec.new, opts);
+    if found.is_none()
+        && let Some((old, new)) = place.without_trailing_blanks
+    {
+        found = matching::find_with(below, &sub, old, new, opts);
+    }
+    let Some(mut found) = found else {
+        return Ok(None);
+    };
+    if place.end_of_file && found.hits.len() > 1 {
+        let ends = |h: &Hit| {
+            h.end == below.len() || below[h.end..].trim_end_matches(['\r', '\n']).is_empty()
+        };
+        if let Some(last) = found.hits.iter().rposition(ends) {
+            found.hits = vec![found.hits.swap_remove(last)];
+        }
+    }
+    let first_line = if floor == 0 { 0 } else { idx.line_of(floor) };
+    for h in &mut found.hits {
+        h.start += floor;
+        h.end += floor;
+        h.line += first_line;
+    }
+    Ok(Some(found))
+}
+
+/// The first line at or below byte `floor` that an `@@` anchor names: the same text (trimmed,
+/// typography folded), or else one that holds it.
+fn anchor_line(text: &str, idx: &LineIndex, floor: usize, anchor: &str) -> Option<usize> {
+    let n = idx.count();
+    if floor >= text.len() || n == 0 {
+        return None;
+    }
+    let want = super::lines::fold(anchor.trim()).into_owned();
+    let first = idx.line_of(floor);
+    let line = |i: usize| super::lines::fold(idx.content(text, i).trim()).into_owned();
+    (first..n)
+        .find(|&i| line(i) == want)
+        .or_else(|| (first..n).find(|&i| line(i).contains(want.as_str())))
+}
+
 fn no_match(index: usize, text: &str, idx: &LineIndex, spec: &Spec) -> Failure {
-    let closest = closest::find(text, idx, spec.old);
+    // The region most like what the model meant: without copied prefixes or extra escapes.
+    let probe = match super::rescue::strip_numbers(spec.old, "") {
+        Some((_, o, _)) => o,
+        None if super::rescue::over_escaped(spec.old) => super::rescue::unescape(spec.old),
+        None => spec.old.to_string(),
+    };
+    let closest = closest::find(text, idx, &probe);
     // "Already applied" only when new_string stands where old_string would: over the closest
     // region, or the one place it occurs.
     let already = if is_blank(spec.new.trim_end_matches(['\r', '\n'])) {
@@ -279,11 +479,7 @@ mod tests {
     use super::*;
 
     fn spec<'a>(old: &'a str, new: &'a str) -> Spec<'a> {
-        Spec {
-            old,
-            new,
-            replace_all: false,
-        }
+        Spec::text(old, new, false)
     }
 
     #[test]

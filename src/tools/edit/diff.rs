@@ -62,6 +62,12 @@ fn range(start: usize, end: usize, offset: usize) -> String {
 }
 
 pub fn unified(old: &str, new: &str, shown: &str) -> String {
+    unified_named(old, new, &format!("a/{shown}"), &format!("b/{shown}"))
+}
+
+/// As `unified`, with the headers' names given (`/dev/null` for an added or deleted file, two
+/// paths for a move).
+pub fn unified_named(old: &str, new: &str, a: &str, b: &str) -> String {
     let (ob, nb) = (old.as_bytes(), new.as_bytes());
     let pre = common_prefix(ob, nb);
     let suf = common_suffix(&ob[pre..], &nb[pre..]);
@@ -99,12 +105,12 @@ pub fn unified(old: &str, new: &str, shown: &str) -> String {
             margin *= 4;
             continue;
         }
-        return render(&diff, shown, skip);
+        return render(&diff, a, b, skip);
     }
 }
 
-fn render(diff: &similar::TextDiff<'_, '_, str>, shown: &str, skip: usize) -> String {
-    let mut out = format!("--- a/{shown}\n+++ b/{shown}\n");
+fn render(diff: &similar::TextDiff<'_, '_, str>, a: &str, b: &str, skip: usize) -> String {
+    let mut out = format!("--- {a}\n+++ {b}\n");
     for group in diff.grouped_ops(CONTEXT) {
         let (first, last) = (group[0], group[group.len() - 1]);
         out.push_str(&format!(

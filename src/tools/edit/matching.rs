@@ -1,12 +1,15 @@
-//! The matching ladder (SPEC §7, 16.5): exact, then whole lines compared without trailing
-//! whitespace, then with typography folded, then with one indentation mapping. The first rung
-//! that finds anything decides; what it finds is every non-overlapping occurrence, left to
-//! right, each with the text to put in its place.
+//! The matching ladder (SPEC §7, 16.5, 17.1): exact; whole lines compared without trailing
+//! whitespace; typography folded (inside lines, then whole lines); one indentation mapping
+//! (with alignment tabs inside lines expanded); then old_string rescued from read's line-number
+//! prefixes, or from being escaped twice, and the ladder climbed again. The first rung that
+//! finds anything decides; what it finds is every non-overlapping occurrence, left to right,
+//! each with the text to put in its place. On the line rungs old_string's first line may start
+//! mid-line, and a line new_string keeps from old_string is written as the file's own bytes.
 
-use super::indent::{FileIndent, Mapping};
-use super::lines::{
-    Eol, LineIndex, count_eols, fold, is_blank, split_lines, to_crlf, to_lf, trim_ws_end,
-};
+use super::indent::Mapping;
+use super::line_rungs::{First, Lines, kept_lines};
+use super::lines::{Eol, LineIndex, count_eols, split_lines, to_crlf, to_lf};
+use super::{rescue, within};
 use std::borrow::Cow;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,6 +18,10 @@ pub enum Rung {
     TrailingWhitespace,
     Typography,
     Indentation,
+    LineNumbers,
+    Unescaped,
+    /// Not a rung: an edit by line numbers (17.2), reported under this name.
+    Lines,
 }
 
 impl Rung {
@@ -24,6 +31,9 @@ impl Rung {
             Rung::TrailingWhitespace => "trailing_whitespace",
             Rung::Typography => "typography",
             Rung::Indentation => "indentation",
+            Rung::LineNumbers => "line_numbers",
+            Rung::Unescaped => "unescaped",
+            Rung::Lines => "lines",
         }
     }
 }
@@ -45,12 +55,64 @@ pub struct Found {
     pub hits: Vec<Hit>,
 }
 
+/// How a search is bounded.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Opts {
+    /// Only runs of whole lines match (a patch hunk's lines, 17.3): an exact match must start
+    /// at a line start.
+    pub whole_lines: bool,
+}
+
 /// Climbs the ladder for `old` in `text`; `None` when no rung finds it.
 pub fn find(text: &str, idx: &LineIndex, old: &str, new: &str) -> Option<Found> {
-    let exact = exact(text, idx, old);
-    if !exact.is_empty() {
-        let hits = exact
+    find_with(text, idx, old, new, Opts::default())
+}
+
+/// As `find`, bounded by `opts`.
+pub fn find_with(text: &str, idx: &LineIndex, old: &str, new: &str, opts: Opts) -> Option<Found> {
+    if let Some(f) = climb(text, idx, old, new, opts) {
+        return Some(f);
+    }
+    if let Some(f) = numbered(text, idx, old, new, opts) {
+        return Some(f);
+    }
+    // Rung 6: escaped once too often; a file whose own text holds the escapes was found above.
+    if rescue::over_escaped(old) {
+        let (o, n) = (rescue::unescape(old), rescue::unescape(new));
+        if o != old && !o.is_empty() {
+            let found =
+                climb(text, idx, &o, &n, opts).or_else(|| numbered(text, idx, &o, &n, opts));
+            if let Some(mut f) = found {
+                f.rung = Rung::Unescaped;
+                return Some(f);
+            }
+        }
+    }
+    None
+}
+
+/// Rung 5: read's prefixes dropped; only a place whose line numbers are the prefixes counts.
+fn numbered(text: &str, idx: &LineIndex, old: &str, new: &str, opts: Opts) -> Option<Found> {
+    let (first, o, n) = rescue::strip_numbers(old, new)?;
+    if o.trim().is_empty() {
+        return None;
+    }
+    let mut f = climb(text, idx, &o, &n, opts)?;
+    f.hits.retain(|h| h.line + 1 == first);
+    (!f.hits.is_empty()).then(|| {
+        f.rung = Rung::LineNumbers;
+        f
+    })
+}
+
+/// Rungs 1–4.
+fn climb(text: &str, idx: &LineIndex, old: &str, new: &str, opts: Opts) -> Option<Found> {
+    let patterns = variants(idx, old);
+    let at_line_start = |s: usize| s == 0 || text.as_bytes()[s - 1] == b'\n';
+    let in_place = |ranges: Vec<(usize, usize)>, rung: Rung| -> Option<Found> {
+        let hits: Vec<Hit> = ranges
             .into_iter()
+            .filter(|&(s, _)| !opts.whole_lines || at_line_start(s))
             .map(|(start, end)| Hit {
                 start,
                 end,
@@ -59,63 +121,75 @@ pub fn find(text: &str, idx: &LineIndex, old: &str, new: &str) -> Option<Found> 
                 indent: None,
             })
             .collect();
-        return Some(Found {
-            rung: Rung::Exact,
-            hits,
-        });
+        (!hits.is_empty()).then_some(Found { rung, hits })
+    };
+    if let Some(f) = in_place(exact(text, &patterns), Rung::Exact) {
+        return Some(f);
     }
     let (old_lines, ended) = split_lines(old);
-    for rung in [
-        Rung::TrailingWhitespace,
-        Rung::Typography,
-        Rung::Indentation,
-    ] {
-        let found = line_rung(text, idx, &old_lines, rung);
-        if found.is_empty() {
-            continue;
-        }
-        let k = old_lines.len();
-        let hits = found
+    let lines = Lines {
+        text,
+        idx,
+        old: &old_lines,
+        ended,
+        old_raw: old,
+        new,
+    };
+    if let Some(f) = lines.rung(Rung::TrailingWhitespace, false) {
+        return Some(f);
+    }
+    // Rung 3 inside lines: lines new_string keeps are the file's own (curly quotes and all).
+    let typo: Vec<(usize, usize)> = within::find(text, &patterns)
+        .into_iter()
+        .filter(|&(s, _)| !opts.whole_lines || at_line_start(s))
+        .collect();
+    if !typo.is_empty() {
+        let (old_lines, _) = split_lines(old);
+        let hits = typo
             .into_iter()
-            .map(|(first, mapping)| {
-                let last = first + k - 1;
-                let start = idx.start(first);
-                let end = if ended {
-                    idx.end(last)
+            .map(|(start, end)| {
+                let region: Vec<&str> = text[start..end]
+                    .split('\n')
+                    .map(|l| l.strip_suffix('\r').unwrap_or(l))
+                    .collect();
+                let new = if region.len() == old_lines.len() + usize::from(old.ends_with('\n')) {
+                    kept_lines(
+                        new,
+                        &old_lines,
+                        &region,
+                        Rung::Typography,
+                        None,
+                        First::Whole,
+                    )
                 } else {
-                    idx.content_end(text, last)
+                    new.to_string()
                 };
-                let mut new = match &mapping {
-                    Some(m) => Cow::Owned(m.reindent(new)),
-                    None => Cow::Borrowed(new),
-                };
-                // old_string's final newline met the end of a file that has none: the file
-                // keeps lacking it (new_string gives up one final newline too)
-                if ended && !text[..end].ends_with('\n') {
-                    let trimmed = new
-                        .strip_suffix('\n')
-                        .map(|t| t.strip_suffix('\r').unwrap_or(t));
-                    if let Some(t) = trimmed {
-                        new = Cow::Owned(t.to_string());
-                    }
-                }
                 Hit {
                     start,
                     end,
-                    line: first,
+                    line: idx.line_of(start),
                     replacement: with_line_endings(text, idx, start, end, old, &new).into_owned(),
-                    indent: mapping,
+                    indent: None,
                 }
             })
             .collect();
-        return Some(Found { rung, hits });
+        return Some(Found {
+            rung: Rung::Typography,
+            hits,
+        });
     }
-    None
+    lines
+        .rung(Rung::Typography, false)
+        .or_else(|| lines.rung(Rung::Indentation, false))
+        // A first line that starts mid-line only when whole lines found nothing on any rung:
+        // a whole-line match on a later rung is the better reading.
+        .or_else(|| lines.rung(Rung::TrailingWhitespace, true))
+        .or_else(|| lines.rung(Rung::Indentation, true))
 }
 
-/// Exact occurrences, non-overlapping, left to right. old_string is also tried with its line
-/// breaks in the file's other style, so `\n` typed against a CRLF file still matches exactly.
-fn exact(text: &str, idx: &LineIndex, old: &str) -> Vec<(usize, usize)> {
+/// old_string, and old_string with its line breaks in the file's other style (so `\n` typed
+/// against a CRLF file still matches exactly).
+fn variants<'a>(idx: &LineIndex, old: &'a str) -> Vec<Cow<'a, str>> {
     let (crlf, lf) = count_eols(old);
     let mut patterns: Vec<Cow<str>> = vec![Cow::Borrowed(old)];
     if lf > 0 && idx.eols().0 > 0 {
@@ -125,8 +199,13 @@ fn exact(text: &str, idx: &LineIndex, old: &str) -> Vec<(usize, usize)> {
         patterns.push(to_lf(old));
     }
     patterns.dedup();
+    patterns
+}
+
+/// Exact occurrences of any of `patterns`, non-overlapping, left to right.
+fn exact(text: &str, patterns: &[Cow<str>]) -> Vec<(usize, usize)> {
     let mut all: Vec<(usize, usize)> = Vec::new();
-    for p in &patterns {
+    for p in patterns {
         all.extend(
             memchr::memmem::find_iter(text.as_bytes(), p.as_bytes()).map(|s| (s, s + p.len())),
         );
@@ -146,7 +225,7 @@ fn exact(text: &str, idx: &LineIndex, old: &str) -> Vec<(usize, usize)> {
 /// The line ending a replacement is written with: the matched region's own, or the file's
 /// usual one when the region has none or both. Only when that is CRLF and new_string has bare
 /// `\n` (or LF and old_string was typed in CRLF) is new_string changed.
-fn with_line_endings<'a>(
+pub(super) fn with_line_endings<'a>(
     text: &str,
     idx: &LineIndex,
     start: usize,
@@ -173,80 +252,6 @@ fn with_line_endings<'a>(
             }
         }
     }
-}
-
-/// A line's key on a rung: what must be equal for two lines to match there.
-fn key(line: &str, rung: Rung) -> Cow<'_, str> {
-    match rung {
-        Rung::Exact => Cow::Borrowed(line),
-        Rung::TrailingWhitespace => Cow::Borrowed(trim_ws_end(line)),
-        Rung::Typography | Rung::Indentation => {
-            let folded = match fold(line) {
-                Cow::Borrowed(b) => Cow::Borrowed(trim_ws_end(b)),
-                Cow::Owned(o) => Cow::Owned(trim_ws_end(&o).to_string()),
-            };
-            if rung == Rung::Indentation {
-                match folded {
-                    Cow::Borrowed(b) => Cow::Borrowed(b.trim_start_matches([' ', '\t'])),
-                    Cow::Owned(o) => Cow::Owned(o.trim_start_matches([' ', '\t']).to_string()),
-                }
-            } else {
-                folded
-            }
-        }
-    }
-}
-
-/// The starting lines (0-based) of non-overlapping runs of file lines equal to `old` on `rung`,
-/// with rung 4's mapping for each.
-fn line_rung(
-    text: &str,
-    idx: &LineIndex,
-    old: &[&str],
-    rung: Rung,
-) -> Vec<(usize, Option<Mapping>)> {
-    let k = old.len();
-    let n = idx.count();
-    if k == 0 || k > n {
-        return vec![];
-    }
-    let old_keys: Vec<Cow<str>> = old.iter().map(|l| key(l, rung)).collect();
-    let anchor = old_keys.iter().position(|k| !k.is_empty());
-    if rung == Rung::Indentation && anchor.is_none() {
-        return vec![]; // all blank: nothing for a mapping to act on, and rung 2 saw it already
-    }
-    let j0 = anchor.unwrap_or(0);
-    let mut file_indent: Option<FileIndent> = None;
-    let mut out = Vec::new();
-    let mut next_free = 0;
-    for p in j0..=(n - k + j0) {
-        let first = p - j0;
-        if first < next_free || key(idx.content(text, p), rung) != old_keys[j0] {
-            continue;
-        }
-        let lines_agree = (0..k).all(|j| {
-            let file = idx.content(text, first + j);
-            let fk = key(file, rung);
-            // A blank line matches only a blank line, whatever its whitespace.
-            fk == old_keys[j] && (rung != Rung::Indentation || is_blank(file) == is_blank(old[j]))
-        });
-        if !lines_agree {
-            continue;
-        }
-        let mapping = if rung == Rung::Indentation {
-            let file: Vec<&str> = (0..k).map(|j| idx.content(text, first + j)).collect();
-            let hint = *file_indent.get_or_insert_with(|| FileIndent::of(text, idx));
-            match Mapping::infer(old, &file, hint) {
-                Some(m) => Some(m),
-                None => continue,
-            }
-        } else {
-            None
-        };
-        out.push((first, mapping));
-        next_free = first + k;
-    }
-    out
 }
 
 #[cfg(test)]
@@ -378,8 +383,119 @@ mod tests {
         );
         assert_eq!(rung, Rung::Indentation);
         assert_eq!(out, "class A:\n    def f(self):\n        return 2\n");
-        // two lines moved by different amounts: no single mapping, no match
-        assert!(run(text, "def f(self):\n  return 1\n", "z").is_none());
+        // lines moved by different amounts: no single mapping, no match
+        let text3 = "class A:\n    def f(self):\n        x = 1\n        return x\n";
+        assert!(run(text3, "    def f(self):\n  x = 1\n    return x\n", "z").is_none());
+        // but a first line typed without its indentation takes no part in the mapping (17.1)
+        let (rung, out) = apply(
+            text,
+            "def f(self):\n  return 1\n",
+            "def f(self):\n  return 2\n",
+        );
+        assert_eq!(rung, Rung::Indentation);
+        assert_eq!(out, "class A:\n    def f(self):\n        return 2\n");
+    }
+
+    #[test]
+    fn a_first_line_may_start_mid_line_and_bytes_before_it_stay() {
+        // from a token on: `foo(a,` is the end of a longer line
+        let text = "fn g() {\n    let v = foo(a,\n        b);\n}\n";
+        let (rung, out) = apply(text, "foo(a,\n        b);  \n", "foo(a,\n        c);\n");
+        assert_eq!(rung, Rung::TrailingWhitespace);
+        assert_eq!(out, "fn g() {\n    let v = foo(a,\n        c);\n}\n");
+        // not from inside a word
+        assert!(run(text, "oo(a,\n        b);  \n", "z").is_none());
+        // the first line without indentation, the rest with spaces for tabs
+        let text = "f() {\n\tif (x) {\n\t\ty();\n\t}\n}\n";
+        let (rung, out) = apply(
+            text,
+            "if (x) {\n        y();\n    }",
+            "if (x) {\n        z();\n    }",
+        );
+        assert_eq!(rung, Rung::Indentation);
+        assert_eq!(out, "f() {\n\tif (x) {\n\t\tz();\n\t}\n}\n");
+    }
+
+    /// Edit benchmark regressions: the first line typed without its indentation and then
+    /// deleted leaves no indentation behind; a rewritten one takes its own line's.
+    #[test]
+    fn a_dedented_first_line_deleted_or_rewritten() {
+        let text = "f() {\n\tif (x) {\n\t\ty();\n\t}\n}\n";
+        let old = "if (x) {\n        y();\n    }";
+        let (_, out) = apply(text, old, "        y();\n    }");
+        assert_eq!(out, "f() {\n\t\ty();\n\t}\n}\n");
+        let (_, out) = apply(text, old, "y(1);\n    }");
+        assert_eq!(out, "f() {\n\t\ty(1);\n\t}\n}\n");
+        let (_, out) = apply(text, old, "if (z) {\n        y();\n    }");
+        assert_eq!(out, "f() {\n\tif (z) {\n\t\ty();\n\t}\n}\n");
+    }
+
+    #[test]
+    fn kept_lines_keep_their_bytes() {
+        // rung 2: the unchanged lines keep their trailing whitespace
+        let text = "a = 1  \nb = 2\t\nc = 3 \n";
+        let (rung, out) = apply(text, "a = 1\nb = 2\nc = 3", "a = 1\nb = 20\nc = 3");
+        assert_eq!(rung, Rung::TrailingWhitespace);
+        assert_eq!(out, "a = 1  \nb = 20\nc = 3 \n");
+        // rung 4: alignment tabs and trailing whitespace of kept lines stay; a line whose
+        // indentation the model changed is not kept
+        let text = "\tint a;\t/* x */ \n\tint b;\n";
+        let (rung, out) = apply(
+            text,
+            "    int a;  /* x */\n    int b;",
+            "    int a;  /* x */\n        int b;",
+        );
+        assert_eq!(rung, Rung::Indentation);
+        assert_eq!(out, "\tint a;\t/* x */ \n\t\tint b;\n");
+    }
+
+    #[test]
+    fn alignment_tabs_inside_lines() {
+        let text = "#define A\t1\n#define BB\t2\n";
+        let (rung, out) = apply(
+            text,
+            "#define A       1\n#define BB      2",
+            "#define A       1\n#define BB      3",
+        );
+        assert_eq!(rung, Rung::Indentation);
+        assert_eq!(out, "#define A\t1\n#define BB      3\n");
+        // spaces that reach another column are not the tab
+        assert!(run(text, "#define A   1\n#define BB      2", "z").is_none());
+    }
+
+    #[test]
+    fn typography_inside_a_line() {
+        let text = "x = f(\u{201C}hello\u{201D}, 1)\n";
+        let (rung, out) = apply(text, "f(\"hello\", 1)", "g(\"hi\", 1)");
+        assert_eq!(rung, Rung::Typography);
+        assert_eq!(out, "x = g(\"hi\", 1)\n");
+    }
+
+    #[test]
+    fn line_number_prefixes_and_over_escaped_text() {
+        let text = "a\nfn f() {\n    x();\n}\nfn f() {\n    x();\n}\n";
+        // the prefixes say which of the two places
+        let (rung, out) = apply(
+            text,
+            "     5\tfn f() {\n     6\t    x();",
+            "     5\tfn f() {\n     6\t    y();",
+        );
+        assert_eq!(rung, Rung::LineNumbers);
+        assert_eq!(out, "a\nfn f() {\n    x();\n}\nfn f() {\n    y();\n}\n");
+        // numbers that are not the lines: no match
+        assert!(run(text, "     3\tfn f() {\n     4\t    x();", "z").is_none());
+        let text = "say(\"hi\");\nnext();\n";
+        let (rung, out) = apply(
+            text,
+            "say(\\\"hi\\\");\\nnext();",
+            "say(\\\"yo\\\");\\nnext();",
+        );
+        assert_eq!(rung, Rung::Unescaped);
+        assert_eq!(out, "say(\"yo\");\nnext();\n");
+        // a file that holds the escapes itself is matched exactly
+        let text = "s = \"a\\nb\"\n";
+        let (rung, _) = apply(text, "\"a\\nb\"", "\"c\"");
+        assert_eq!(rung, Rung::Exact);
     }
 
     /// Edit benchmark regression (GNU style, a tab seen as 4 columns): `\t  ` and six spaces

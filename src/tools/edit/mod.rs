@@ -2,14 +2,21 @@
 //! nothing — matched by a short ladder of ever looser but unambiguous comparisons, written back
 //! in the file's own encoding and line endings with every other byte kept.
 
-mod apply;
-mod closest;
-mod diff;
-mod encode;
-mod indent;
-mod lines;
-mod matching;
-mod report;
+pub(crate) mod apply;
+mod by_lines;
+pub(crate) mod closest;
+pub(crate) mod diff;
+pub(crate) mod encode;
+mod form;
+pub(crate) mod indent;
+mod line_rungs;
+pub(crate) mod lines;
+pub(crate) mod matching;
+#[cfg(test)]
+mod props;
+pub(crate) mod report;
+mod rescue;
+mod within;
 
 use crate::change;
 use crate::context::Ctx;
@@ -41,13 +48,32 @@ pub struct Input {
     /// prefix). It must match exactly one place unless replace_all is set. Not with `edits`.
     #[serde(alias = "old_str")]
     pub old_string: Option<String>,
-    /// The text to put in its place. Not with `edits`.
+    /// The text to put in its place (with start_line/end_line: the lines' new text; with
+    /// insert_line: the lines to insert). Not with `edits`.
     #[serde(alias = "new_str")]
     pub new_string: Option<String>,
     /// Replace every occurrence of old_string (default false). Not with `edits`: set it per edit.
     pub replace_all: Option<bool>,
-    /// Several edits, applied in order, each to the result of the one before; if any fails,
-    /// none is applied. Instead of old_string/new_string.
+    /// Exactly this many occurrences of old_string must be found; all are replaced. Another
+    /// count is an error that says how many there are.
+    #[schemars(range(min = 1))]
+    pub expected_replacements: Option<u64>,
+    /// Instead of old_string: the first line to replace (1-based, as read numbers lines), with
+    /// end_line and new_string.
+    #[schemars(range(min = 1))]
+    pub start_line: Option<u64>,
+    /// The last line to replace (inclusive; default start_line).
+    #[schemars(range(min = 1))]
+    pub end_line: Option<u64>,
+    /// With start_line: the current text of those lines; if they hold something else, nothing
+    /// is changed (no_match shows them).
+    pub expected: Option<String>,
+    /// Instead of old_string: insert new_string after this line (0: before the first line).
+    #[schemars(range(min = 0))]
+    pub insert_line: Option<u64>,
+    /// Several edits, all or nothing: string edits applied in order, each to the result of the
+    /// one before; or line edits, all counting lines of the file as it is before the call.
+    /// Instead of old_string/new_string.
     pub edits: Option<Vec<EditItem>>,
     /// Show the diff the edit would make, without writing anything (default false).
     pub dry_run: Option<bool>,
@@ -56,14 +82,28 @@ pub struct Input {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EditItem {
-    /// The text to replace.
+    /// The text to replace (or give start_line or insert_line).
     #[serde(alias = "old_str")]
-    pub old_string: String,
+    pub old_string: Option<String>,
     /// The text to put in its place.
     #[serde(alias = "new_str")]
     pub new_string: String,
     /// Replace every occurrence (default false).
     pub replace_all: Option<bool>,
+    /// Exactly this many occurrences must be found; all are replaced.
+    #[schemars(range(min = 1))]
+    pub expected_replacements: Option<u64>,
+    /// The first line to replace (1-based, in the file as it is before the call).
+    #[schemars(range(min = 1))]
+    pub start_line: Option<u64>,
+    /// The last line to replace (inclusive; default start_line).
+    #[schemars(range(min = 1))]
+    pub end_line: Option<u64>,
+    /// The current text of those lines, checked before anything is changed.
+    pub expected: Option<String>,
+    /// Insert new_string after this line (0: before the first line).
+    #[schemars(range(min = 0))]
+    pub insert_line: Option<u64>,
 }
 
 impl Tool for Edit {
@@ -73,8 +113,10 @@ impl Tool for Edit {
     const DESCRIPTION: &'static str = "Replaces old_string with new_string in an existing file, or applies `edits`, a list of {old_string, new_string, replace_all?} applied in order, each to the result of the one before, all or nothing. \
 Give either old_string + new_string (+ replace_all) or edits, not both. You must have read the file in this session, and it must not have changed since (not_read, stale_read). \
 Copy old_string exactly from read's output without the line-number prefix, with enough surrounding lines to match exactly one place; several matches are refused (ambiguous_match, with every line) unless replace_all is true. \
-When old_string is not found exactly, whole lines are matched ignoring trailing whitespace, then curly quotes, dashes and odd spaces, then a consistent indentation difference (tabs vs spaces, or a uniform shift; new_string is re-indented the same way); data.match names the rung used. \
+When old_string is not found exactly, whole lines are matched ignoring trailing whitespace, then curly quotes, dashes and odd spaces (also inside a line), then a consistent indentation difference (tabs vs spaces, or a uniform shift, alignment tabs inside lines; new_string is re-indented the same way); its first line may start mid-line; lines new_string keeps unchanged keep the file's exact bytes. Read's line-number prefixes copied into old_string, and text escaped twice, are also forgiven when the result is unique; data.match names the rung used. \
 When nothing matches (no_match), the error shows the most similar lines and says what differs. \
+With expected_replacements: N, exactly N occurrences must be found, and all are replaced. \
+When old_string cannot be made unique, edit by line numbers instead (as read numbers them): start_line + end_line + new_string replaces those lines (expected: their current text, checked first), insert_line + new_string inserts lines after that line (0: at the top); in edits, line items all count lines of the file as it is before the call. \
 The file keeps its encoding, line endings (CRLF stays CRLF), BOM and every byte outside the replaced text. dry_run shows the diff without writing. The change can be undone.";
     const POSITIONALS: &'static [&'static str] = &["path"];
     const EXAMPLES: &'static str = "  echo '{\"path\": \"src/main.rs\", \"old_string\": \"let x = 1;\", \"new_string\": \"let x = 2;\"}' | loopr-tool edit\n  loopr-tool edit src/main.rs --old-string 'let x = 1;' --new-string 'let x = 2;' --dry-run";
@@ -85,7 +127,7 @@ The file keeps its encoding, line endings (CRLF stays CRLF), BOM and every byte 
 
     fn run(ctx: &Ctx, input: Input) -> Result<Success> {
         let edits_form = input.edits.is_some();
-        let specs = specs(&input)?;
+        let plan = form::plan(&input)?;
         let dry_run = input.dry_run.unwrap_or(false);
         let target = sandbox::resolve(ctx, "path", &input.path)?;
         let shown = target.shown.as_str();
@@ -111,8 +153,11 @@ The file keeps its encoding, line endings (CRLF stays CRLF), BOM and every byte 
         locked.require_fresh(real, shown, &current)?;
 
         let doc = encode::Doc::decode(&bytes);
-        let outcome = apply::plan(&doc, &specs)
-            .map_err(|f| report::failure(f, shown, &specs, edits_form, &doc))?;
+        let outcome = match &plan {
+            form::Plan::Text(specs) => apply::plan(&doc, specs),
+            form::Plan::Lines(specs) => by_lines::plan(&doc, specs),
+        }
+        .map_err(|f| report::failure(f, shown, &plan.olds(), edits_form, &doc))?;
         if outcome.bytes() == bytes {
             return Err(ToolError::new(
                 Code::NoChange,
@@ -142,96 +187,6 @@ The file keeps its encoding, line endings (CRLF stays CRLF), BOM and every byte 
             shown, &doc.text, &outcome, edits_form, dry_run,
         ))
     }
-}
-
-/// The edits asked for, after the checks that need no file: one form or the other, non-empty
-/// old_string, and a change.
-fn specs(input: &Input) -> Result<Vec<apply::Spec<'_>>> {
-    let single = input.old_string.is_some() || input.new_string.is_some();
-    let list: Vec<(apply::Spec, String)> = match (&input.edits, single) {
-        (Some(_), true) => {
-            let field = if input.old_string.is_some() {
-                "old_string"
-            } else {
-                "new_string"
-            };
-            return Err(ToolError::invalid(
-                "edits",
-                format!("give either edits or {field} (with old_string/new_string), not both"),
-            )
-            .hint(
-                "For one change use old_string and new_string; for several, put each in edits.",
-            ));
-        }
-        (Some(_), false) if input.replace_all.is_some() => {
-            return Err(ToolError::invalid(
-                "replace_all",
-                "replace_all goes inside each item of edits, not beside edits",
-            )
-            .hint("Write {\"edits\": [{\"old_string\": …, \"new_string\": …, \"replace_all\": true}]}."));
-        }
-        (Some(edits), false) if edits.is_empty() => {
-            return Err(ToolError::invalid(
-                "edits",
-                "edits is empty: give at least one {old_string, new_string}",
-            ));
-        }
-        (Some(edits), false) => edits
-            .iter()
-            .enumerate()
-            .map(|(i, e)| {
-                let spec = apply::Spec {
-                    old: &e.old_string,
-                    new: &e.new_string,
-                    replace_all: e.replace_all.unwrap_or(false),
-                };
-                (spec, format!("edits[{i}]."))
-            })
-            .collect(),
-        (None, _) => {
-            let (Some(old), Some(new)) = (&input.old_string, &input.new_string) else {
-                let missing = if input.old_string.is_none() {
-                    "old_string"
-                } else {
-                    "new_string"
-                };
-                return Err(ToolError::invalid(
-                    missing,
-                    format!("edit: missing required field `{missing}` (or give `edits`)"),
-                )
-                .hint("Give old_string and new_string, or edits: [{old_string, new_string}]."));
-            };
-            let spec = apply::Spec {
-                old,
-                new,
-                replace_all: input.replace_all.unwrap_or(false),
-            };
-            vec![(spec, String::new())]
-        }
-    };
-    let total = list.len();
-    for (i, (spec, prefix)) in list.iter().enumerate() {
-        let which = report::which(i, total, input.edits.is_some());
-        if spec.old.is_empty() {
-            let err = ToolError::invalid(
-                &format!("{prefix}old_string"),
-                format!("{which}old_string is empty: it must name the text to replace"),
-            )
-            .hint("To create a file use write; to add text, put the neighbouring lines in old_string and in new_string with your addition.");
-            return Err(report::with_index(err, i, input.edits.is_some()));
-        }
-        if spec.old == spec.new {
-            let err = ToolError::new(
-                Code::NoChange,
-                format!(
-                    "{which}old_string and new_string are identical: the edit would change nothing"
-                ),
-            )
-            .hint("Put the changed text in new_string.");
-            return Err(report::with_index(err, i, input.edits.is_some()));
-        }
-    }
-    Ok(list.into_iter().map(|(s, _)| s).collect())
 }
 
 /// The target's metadata: it must exist, be a regular file, and not exceed the size limit.
@@ -273,6 +228,11 @@ mod tests {
                 "old_string",
                 "new_string",
                 "replace_all",
+                "expected_replacements",
+                "start_line",
+                "end_line",
+                "expected",
+                "insert_line",
                 "edits",
                 "dry_run"
             ]

@@ -1,7 +1,7 @@
 //! What edit says: the changed region numbered as read shows it, the diff, and failures that
 //! carry the fix (SPEC §7, 16.1).
 
-use super::apply::{Failure, Outcome, Spec};
+use super::apply::{Failure, Outcome};
 use super::closest::{self, Diff};
 use super::encode::Doc;
 use super::lines::LineIndex;
@@ -74,23 +74,23 @@ fn shown_line(content: &str) -> String {
     Line { text, chars }.display()
 }
 
-fn rung_phrase(rung: Rung) -> &'static str {
+pub(crate) fn rung_phrase(rung: Rung) -> &'static str {
     match rung {
         Rung::Exact => "exactly",
         Rung::TrailingWhitespace => "ignoring trailing whitespace",
         Rung::Typography => "with curly quotes, dashes and odd spaces folded to ASCII",
         Rung::Indentation => "ignoring a consistent difference in indentation",
+        Rung::LineNumbers => "once the line-number prefixes copied from read were dropped",
+        Rung::Unescaped => "once old_string, escaped twice, was unescaped",
+        Rung::Lines => "by line numbers",
     }
 }
 
-pub fn success(shown: &str, old: &str, out: &Outcome, edits_form: bool, dry_run: bool) -> Success {
-    let text = out.text();
-    let idx = LineIndex::new(text);
+/// Changed lines (0-based, inclusive), and a byte on the first; a removal marks the line
+/// where it happened. Changes come in order, so line_of counts on from the last one.
+fn spans_of(text: &str, idx: &LineIndex, changed: &[(usize, usize)]) -> Vec<Span> {
     let last_line = idx.count().saturating_sub(1);
-    // Changed lines (0-based, inclusive), and a byte on the first; a removal marks the line
-    // where it happened. Changes come in order, so line_of counts on from the last one.
-    let spans: Vec<Span> = out
-        .changed
+    changed
         .iter()
         .map(|&(a, b)| {
             let anchor = a.min(text.len().saturating_sub(1));
@@ -102,7 +102,22 @@ pub fn success(shown: &str, old: &str, out: &Outcome, edits_form: bool, dry_run:
                 anchor: (anchor, first),
             }
         })
-        .collect();
+        .collect()
+}
+
+/// The changed regions of `text` (byte ranges of new text) with context, numbered as read
+/// shows them (apply_patch shows its files so), and the first changed line (1-based).
+pub(crate) fn changed_regions(text: &str, changed: &[(usize, usize)]) -> (Vec<String>, usize) {
+    let idx = LineIndex::new(text);
+    let spans = spans_of(text, &idx, changed);
+    let first_line = spans.iter().map(|s| s.first).min().unwrap_or(0) + 1;
+    (listing(text, &idx, &spans), first_line)
+}
+
+pub fn success(shown: &str, old: &str, out: &Outcome, edits_form: bool, dry_run: bool) -> Success {
+    let text = out.text();
+    let idx = LineIndex::new(text);
+    let spans = spans_of(text, &idx, &out.changed);
     let first_line = spans.iter().map(|s| s.first).min().unwrap_or(0) + 1;
     let last_line_changed = spans.iter().map(|s| s.last).max().unwrap_or(0) + 1;
     let replacements: usize = out.applied.iter().map(|a| a.count).sum();
@@ -111,7 +126,7 @@ pub fn success(shown: &str, old: &str, out: &Outcome, edits_form: bool, dry_run:
     let mut notes = Vec::new();
     let total = out.applied.len();
     for (i, a) in out.applied.iter().enumerate() {
-        if a.rung == Rung::Exact {
+        if matches!(a.rung, Rung::Exact | Rung::Lines) {
             continue;
         }
         let mut note = format!(
@@ -228,8 +243,9 @@ fn listing(text: &str, idx: &LineIndex, spans: &[Span]) -> Vec<String> {
 }
 
 /// The error for a failed plan: message (with the numbered lines that help), hint and fields.
-pub fn failure(f: Failure, shown: &str, specs: &[Spec], edits_form: bool, doc: &Doc) -> ToolError {
-    let total = specs.len();
+/// `olds`: each edit's old_string (empty for a line edit).
+pub fn failure(f: Failure, shown: &str, olds: &[&str], edits_form: bool, doc: &Doc) -> ToolError {
+    let total = olds.len();
     let pre = |i: usize| which(i, total, edits_form);
     let field = |i: usize, name: &str| {
         if edits_form {
@@ -244,12 +260,12 @@ pub fn failure(f: Failure, shown: &str, specs: &[Spec], edits_form: bool, doc: &
             closest,
             already,
         } => {
-            let old = specs[index].old;
+            let old = olds[index];
             let mut msg = format!(
                 "{}old_string was not found in {shown}, not even ignoring trailing whitespace, typography or indentation.",
                 pre(index)
             );
-            let mut hints = Vec::new();
+            let mut hints = causes(old);
             if let Some((a, b)) = already {
                 hints.push(format!(
                     "new_string already stands at {}: this edit looks already applied. Read the file before trying again.",
@@ -258,41 +274,11 @@ pub fn failure(f: Failure, shown: &str, specs: &[Spec], edits_form: bool, doc: &
             }
             let closest_json = match &closest {
                 Some(c) => {
-                    msg.push_str(&format!(
-                        "\nThe most similar region is {} (similarity {:.2}):",
-                        line_range(c.first, c.last),
-                        c.similarity
-                    ));
-                    let lines: Vec<String> = c
-                        .text
-                        .split('\n')
-                        .enumerate()
-                        .map(|(j, l)| {
-                            let l = l.strip_suffix('\r').unwrap_or(l);
-                            format!("{:>6}\t{}", c.first + j + 1, shown_line(l))
-                        })
-                        .collect();
-                    let all = lines.len();
-                    let (text, _) = caps::fit(&lines, caps::OTHER / 2, |k| {
-                        (k < all).then(|| {
-                            format!(
-                                "(region cut; it goes on to line {}: read from line {})",
-                                c.last + 1,
-                                c.first + k + 1
-                            )
-                        })
-                    });
-                    msg.push('\n');
-                    msg.push_str(text.trim_end_matches('\n'));
+                    msg.push_str(&closest_block(c));
                     if already.is_none() {
                         hints.push(what_differs(c, old));
                     }
-                    json!({
-                        "start_line": c.first + 1,
-                        "end_line": c.last + 1,
-                        "text": c.text,
-                        "similarity": c.similarity,
-                    })
+                    closest_value(c)
                 }
                 None => {
                     msg.push_str(if doc.text.is_empty() {
@@ -363,6 +349,120 @@ pub fn failure(f: Failure, shown: &str, specs: &[Spec], edits_form: bool, doc: &
                 ));
             with_index(err, index, edits_form)
         }
+        Failure::Count {
+            index,
+            expected,
+            rung,
+            lines,
+        } => {
+            let count = lines.len();
+            let how = if rung == Rung::Exact {
+                String::new()
+            } else {
+                format!(" ({})", rung_phrase(rung))
+            };
+            let at: Vec<String> = lines
+                .iter()
+                .take(SHOWN_OCCURRENCES)
+                .map(|l| (l + 1).to_string())
+                .collect();
+            let (code, hint) = if count > expected {
+                (
+                    Code::AmbiguousMatch,
+                    "Include more of the surrounding lines in old_string so that it matches only the places you mean, or set expected_replacements to the count found.",
+                )
+            } else {
+                (
+                    Code::NoMatch,
+                    "Read the file to see how many places hold old_string, then set expected_replacements to that count (or widen old_string).",
+                )
+            };
+            let err = ToolError::new(
+                code,
+                format!(
+                    "{}old_string was found {count} time{} in {shown}{how} (at line{} {}), but expected_replacements is {expected}; nothing was replaced",
+                    pre(index),
+                    if count == 1 { "" } else { "s" },
+                    if count == 1 { "" } else { "s" },
+                    at.join(", ")
+                ),
+            )
+            .with("path", shown)
+            .with("count", count)
+            .with("expected", expected)
+            .with("lines", lines.iter().map(|l| l + 1).collect::<Vec<_>>())
+            .hint(hint);
+            with_index(err, index, edits_form)
+        }
+        Failure::Range {
+            index,
+            field: name,
+            value,
+            count,
+        } => {
+            let what = if name == "insert_line" {
+                format!("insert_line {value} is past the end of {shown}, which has {count} line{} (insert_line 0 inserts before the first line, {count} after the last)", plural(count))
+            } else {
+                format!("{name} {value} is outside {shown}, which has {count} line{} (lines are numbered from 1, as read numbers them)", plural(count))
+            };
+            with_index(
+                ToolError::invalid(&field(index, name), format!("{}{what}", pre(index)))
+                    .with("path", shown)
+                    .with("line_count", count)
+                    .hint(format!("Read {shown} again to see its lines as they are now.")),
+                index,
+                edits_form,
+            )
+        }
+        Failure::Overlap { index, other } => with_index(
+            ToolError::invalid(
+                "edits",
+                format!("edits[{index}] touches lines that edits[{other}] also changes: line edits of one call may not overlap"),
+            )
+            .hint("Merge the two into one edit of the whole range."),
+            index,
+            edits_form,
+        ),
+        Failure::Expected {
+            index,
+            first,
+            last,
+            text,
+            similarity,
+        } => {
+            let c = closest::Closest {
+                first,
+                last,
+                similarity,
+                text,
+            };
+            let mut msg = format!(
+                "{}{} of {shown} do not hold the expected text; nothing was changed.",
+                pre(index),
+                line_range(first, last)
+            );
+            msg.push_str(&closest_block(&c).replace("The most similar region is", "As they are now,"));
+            with_index(
+                ToolError::new(Code::NoMatch, msg)
+                    .with("path", shown)
+                    .with("closest", closest_value(&c))
+                    .hint(format!(
+                        "The file changed since you read it, or the line numbers are off. Read {shown} again and use its current line numbers."
+                    )),
+                index,
+                edits_form,
+            )
+        }
+        Failure::Anchor { index, anchor } => with_index(
+            ToolError::new(
+                Code::NoMatch,
+                format!("{}the anchor `{anchor}` is on no line of {shown}", pre(index)),
+            )
+            .with("path", shown)
+            .with("closest", Value::Null),
+            index,
+            edits_form,
+        ),
         Failure::Unencodable { index, old, ch } => {
             let name = if old { "old_string" } else { "new_string" };
             let err = ToolError::invalid(
@@ -406,7 +506,64 @@ pub fn failure(f: Failure, shown: &str, specs: &[Spec], edits_form: bool, doc: &
     }
 }
 
-fn line_range(a: usize, b: usize) -> String {
+/// `closest` as the error carries it.
+pub(crate) fn closest_value(c: &closest::Closest) -> Value {
+    json!({
+        "start_line": c.first + 1,
+        "end_line": c.last + 1,
+        "text": c.text,
+        "similarity": c.similarity,
+    })
+}
+
+/// The closest region for a message: a heading line and its lines numbered as read shows them,
+/// within half the output cap.
+pub(crate) fn closest_block(c: &closest::Closest) -> String {
+    let mut msg = format!(
+        "\nThe most similar region is {} (similarity {:.2}):",
+        line_range(c.first, c.last),
+        c.similarity
+    );
+    let lines: Vec<String> = c
+        .text
+        .split('\n')
+        .enumerate()
+        .map(|(j, l)| {
+            let l = l.strip_suffix('\r').unwrap_or(l);
+            format!("{:>6}\t{}", c.first + j + 1, shown_line(l))
+        })
+        .collect();
+    let all = lines.len();
+    let (text, _) = caps::fit(&lines, caps::OTHER / 2, |k| {
+        (k < all).then(|| {
+            format!(
+                "(region cut; it goes on to line {}: read from line {})",
+                c.last + 1,
+                c.first + k + 1
+            )
+        })
+    });
+    msg.push('\n');
+    msg.push_str(text.trim_end_matches('\n'));
+    msg
+}
+
+/// What no rung could forgive but the model can fix at once (17.1): prefixes copied from a
+/// read whose numbers are not the lines, and text escaped twice.
+pub(crate) fn causes(old: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some((first, _, _)) = super::rescue::strip_numbers(old, "") {
+        out.push(format!(
+            "old_string's lines start with line-number prefixes copied from read's output (`{first:>6}\\t` …), and the text without them is not at those lines. Drop the prefixes: old_string is the file's text only."
+        ));
+    }
+    if super::rescue::over_escaped(old) {
+        out.push("old_string looks escaped twice: it holds `\\n` or `\\\"` as two characters, and even unescaped it was not found. Send real newlines and quotes (escape them once, as JSON requires).".to_string());
+    }
+    out
+}
+
+pub(crate) fn line_range(a: usize, b: usize) -> String {
     if a == b {
         format!("line {}", a + 1)
     } else {
@@ -415,7 +572,7 @@ fn line_range(a: usize, b: usize) -> String {
 }
 
 /// The hint's account of the closest region: each kind of difference, then how to fix it.
-fn what_differs(c: &closest::Closest, old: &str) -> String {
+pub(crate) fn what_differs(c: &closest::Closest, old: &str) -> String {
     let (kinds, first) = closest::differences(&c.text, old);
     let mut parts: Vec<String> = Vec::new();
     for k in &kinds {
@@ -452,6 +609,10 @@ fn what_differs(c: &closest::Closest, old: &str) -> String {
         "The closest region ({range}) differs from old_string in {}. Copy old_string exactly from a fresh read of {range}, without the line-number prefix.",
         parts.join("; ")
     )
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }
 
 fn clip(s: &str) -> String {

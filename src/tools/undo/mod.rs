@@ -174,9 +174,17 @@ fn check_entry(ctx: &Ctx, entry: &Entry) -> Result<()> {
         names.push(blob);
     }
     match &entry.op {
-        Some(journal::Op::Move { from, created, .. }) => {
+        Some(journal::Op::Move {
+            from,
+            created,
+            content,
+            ..
+        }) => {
             paths.push(from);
             paths.extend(created.iter().map(String::as_str));
+            if let Some(blob) = content.as_ref().and_then(|p| p.blob.as_deref()) {
+                names.push(blob);
+            }
         }
         Some(journal::Op::Mkdir { created }) => paths.extend(created.iter().map(String::as_str)),
         Some(journal::Op::Delete { trash: Some(t) }) => names.push(t),

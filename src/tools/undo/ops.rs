@@ -22,8 +22,15 @@ pub fn undo(ctx: &Ctx, entry: &Entry, op: &Op, real: &Path, shown: &str) -> Resu
             from_shown,
             dir,
             created,
+            content,
         } => {
-            let done = undo_move(ctx, entry, Path::new(from), from_shown, *dir, real, shown)?;
+            let moved = Moved {
+                from: Path::new(from),
+                from_shown,
+                dir: *dir,
+                content: content.as_ref(),
+            };
+            let done = undo_move(ctx, entry, &moved, real, shown)?;
             // The directories the move made for its target go again while empty.
             for d in created.iter().rev() {
                 let _ = std::fs::remove_dir(d);
@@ -75,16 +82,45 @@ fn exists(p: &Path) -> bool {
     std::fs::symlink_metadata(p).is_ok()
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The source side of a move entry.
+struct Moved<'a> {
+    from: &'a Path,
+    from_shown: &'a str,
+    dir: bool,
+    /// The content the file had before a change that rewrote it as it moved.
+    content: Option<&'a journal::Previous>,
+}
+
+/// A kept blob's bytes, checked against what the journal says of them.
+fn blob_bytes(ctx: &Ctx, prev: &journal::Previous, shown: &str) -> Result<Vec<u8>> {
+    let blobs = state::session_dir(ctx).join("undo");
+    let blob = prev.blob.as_ref().ok_or_else(|| {
+        ToolError::usage(format!(
+            "the change of {shown} cannot be undone: its previous content was over 64 MiB and not kept"
+        ))
+    })?;
+    let bytes =
+        std::fs::read(blobs.join(blob)).map_err(|e| ToolError::state(&e, &blobs.join(blob)))?;
+    let hash = prev.hash.map(|_| xxhash_rust::xxh3::xxh3_64(&bytes));
+    if hash != prev.hash || bytes.len() as u64 != prev.size {
+        return Err(ToolError::new(
+            Code::IoError,
+            format!("the previous content of {shown} kept for undo has changed since (a program that held the old file open wrote to it); nothing was restored"),
+        )
+        .with("path", shown)
+        .hint("Restore the file from version control or a backup."));
+    }
+    Ok(bytes)
+}
+
 fn undo_move(
     ctx: &Ctx,
     entry: &Entry,
-    from: &Path,
-    from_shown: &str,
-    dir: bool,
+    moved: &Moved,
     to: &Path,
     to_shown: &str,
 ) -> Result<Success> {
+    let (from, from_shown, dir) = (moved.from, moved.from_shown, moved.dir);
     let _locked = change::lock(ctx, &[from, to])?;
     // `to` must still hold what was moved there, and `from` must be free again.
     let meta = std::fs::symlink_metadata(to).map_err(|_| changed(to_shown, "move"))?;
@@ -119,10 +155,26 @@ fn undo_move(
             Ok::<_, ToolError>((bytes, p.mode))
         })
         .transpose()?;
+    let content = moved
+        .content
+        .map(|p| blob_bytes(ctx, p, from_shown).map(|b| (b, p.mode)))
+        .transpose()?;
     // Through checked handles (SPEC 23.5): both ends resolved afresh, the entry itself moved.
     let to_r = sandbox::resolve_entry(ctx, "path", &to.to_string_lossy())?;
     let from_r = sandbox::resolve_entry(ctx, "path", &from.to_string_lossy())?;
     fsx::move_resolved(&to_r, &from_r).map_err(|e| ToolError::io(&e, to_shown, "moving back"))?;
+    // The content it had before the change that moved it (apply_patch's Update + Move to).
+    let rewritten = match &content {
+        Some((bytes, mode)) => {
+            let back = sandbox::resolve(ctx, "path", &from.to_string_lossy())?;
+            let meta = std::fs::metadata(from).ok();
+            Some(
+                fsx::replace_resolved(&back, bytes, meta.as_ref(), Some(*mode))
+                    .map_err(|e| ToolError::io(&e, from_shown, "restoring"))?,
+            )
+        }
+        None => None,
+    };
     let restored = match &restore {
         Some((bytes, mode)) => {
             let back = sandbox::resolve(ctx, "path", &to.to_string_lossy())?;
@@ -135,6 +187,9 @@ fn undo_move(
     };
     let remaining = pop(ctx, entry, |lock| {
         reads::move_prefix(lock, to, from)?;
+        if let Some(fp) = rewritten {
+            reads::record(lock, from, fp)?;
+        }
         if let Some(fp) = restored {
             reads::record(lock, to, fp)?;
         }
