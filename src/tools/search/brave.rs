@@ -14,7 +14,7 @@
 //! `X-RateLimit-Reset: <seconds for the per-second window>, <seconds for the month>`.
 
 use super::provider::Secret;
-use super::{Ask, Hit, Parsed, Unusable, clean, with_site_operators};
+use super::{Ask, Hit, Parsed, Unusable, with_site_operators};
 use crate::web::http::Request;
 use serde::Deserialize;
 use url::Url;
@@ -66,11 +66,7 @@ pub fn parse(text: &str) -> std::result::Result<Parsed, Unusable> {
         .map(|w| w.results)
         .unwrap_or_default()
         .into_iter()
-        .map(|x| Hit {
-            title: clean::from_markup(x.title.as_deref().unwrap_or("")),
-            url: x.url.unwrap_or_default(),
-            snippet: clean::from_markup(x.description.as_deref().unwrap_or("")),
-        })
+        .map(|x| Hit::from_markup(x.title.as_deref(), x.url, x.description.as_deref()))
         .collect();
     Ok(Parsed {
         hits,

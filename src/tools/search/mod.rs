@@ -79,6 +79,18 @@ pub struct Hit {
     pub snippet: String,
 }
 
+impl Hit {
+    /// A result as the JSON providers give it: title and snippet may carry markup and
+    /// entities, any field may be missing.
+    pub fn from_markup(title: Option<&str>, url: Option<String>, snippet: Option<&str>) -> Hit {
+        Hit {
+            title: clean::from_markup(title.unwrap_or("")),
+            url: url.unwrap_or_default(),
+            snippet: clean::from_markup(snippet.unwrap_or("")),
+        }
+    }
+}
+
 #[derive(Debug)]
 pub struct Parsed {
     pub hits: Vec<Hit>,

@@ -9,7 +9,7 @@
 //! reason], …]}`. There is no count parameter: one page is asked for and cut.
 
 use super::provider::Secret;
-use super::{Ask, Hit, Parsed, Unusable, clean, with_site_operators};
+use super::{Ask, Hit, Parsed, Unusable, with_site_operators};
 use crate::web::http::Request;
 use serde::Deserialize;
 use url::Url;
@@ -45,11 +45,7 @@ pub fn parse(text: &str) -> std::result::Result<Parsed, Unusable> {
     let hits = r
         .results
         .into_iter()
-        .map(|x| Hit {
-            title: clean::from_markup(x.title.as_deref().unwrap_or("")),
-            url: x.url.unwrap_or_default(),
-            snippet: clean::from_markup(x.content.as_deref().unwrap_or("")),
-        })
+        .map(|x| Hit::from_markup(x.title.as_deref(), x.url, x.content.as_deref()))
         .collect();
     let down: Vec<String> = r
         .unresponsive_engines

@@ -14,7 +14,7 @@
 //! `{"detail": {"error": "…"}}`; 432/433 are plan and pay-as-you-go limits.
 
 use super::provider::Secret;
-use super::{Ask, Hit, Parsed, Unusable, clean};
+use super::{Ask, Hit, Parsed, Unusable};
 use crate::web::http::{Method, Request};
 use serde::{Deserialize, Serialize};
 use url::Url;
@@ -79,11 +79,7 @@ pub fn parse(text: &str) -> std::result::Result<Parsed, Unusable> {
     let hits = r
         .results
         .into_iter()
-        .map(|x| Hit {
-            title: clean::from_markup(x.title.as_deref().unwrap_or("")),
-            url: x.url.unwrap_or_default(),
-            snippet: clean::from_markup(x.content.as_deref().unwrap_or("")),
-        })
+        .map(|x| Hit::from_markup(x.title.as_deref(), x.url, x.content.as_deref()))
         .collect();
     Ok(Parsed {
         hits,
