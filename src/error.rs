@@ -167,17 +167,10 @@ impl ToolError {
             io::ErrorKind::IsADirectory => ToolError::is_directory(shown),
             _ => {
                 // "no space left on device while writing src/a.rs" (SPEC 23.2).
-                let cause = err.to_string();
-                let cause = cause.find(" (os error").map_or(&cause[..], |i| &cause[..i]);
-                let e = ToolError::new(
-                    Code::IoError,
-                    format!("{} while {doing} {shown}", cause.to_lowercase()),
-                )
-                .with("path", shown);
-                match crate::fault::errno_name(err) {
-                    Some(name) => e.with("errno", name),
-                    None => e,
-                }
+                let cause = io_cause(err).to_lowercase();
+                ToolError::new(Code::IoError, format!("{cause} while {doing} {shown}"))
+                    .with("path", shown)
+                    .with_errno(err)
             }
         }
     }
@@ -193,9 +186,8 @@ impl ToolError {
 
     /// An I/O failure in the state directory: `path` names the state file (SPEC 24.6).
     pub fn state(err: &io::Error, what: &Path) -> Self {
-        let cause = err.to_string();
-        let cause = cause.find(" (os error").map_or(&cause[..], |i| &cause[..i]);
-        let e = ToolError::new(
+        let cause = io_cause(err);
+        ToolError::new(
             Code::IoError,
             format!(
                 "state directory: {}: {}",
@@ -204,11 +196,26 @@ impl ToolError {
             ),
         )
         .with("path", what.display().to_string())
-        .hint("Check --state-dir (LOOPR_STATE_DIR): it must be a writable directory.");
+        .hint("Check --state-dir (LOOPR_STATE_DIR): it must be a writable directory.")
+        .with_errno(err)
+    }
+
+    /// Adds `errno` (`"ENOSPC"`) when the error has a known one (SPEC 23.2).
+    fn with_errno(self, err: &io::Error) -> Self {
         match crate::fault::errno_name(err) {
-            Some(name) => e.with("errno", name),
-            None => e,
+            Some(name) => self.with("errno", name),
+            None => self,
         }
+    }
+}
+
+/// An I/O error's text without its errno suffix: "Permission denied", not
+/// "Permission denied (os error 13)".
+pub fn io_cause(err: &io::Error) -> String {
+    let s = err.to_string();
+    match s.find(" (os error") {
+        Some(i) => s[..i].to_string(),
+        None => s,
     }
 }
 

@@ -321,7 +321,7 @@ fn one_dir<F: FnMut(&Entry)>(
 }
 
 fn errno_text(e: rustix::io::Errno) -> String {
-    super::io_text(&e.into())
+    crate::error::io_cause(&e.into())
 }
 
 #[cfg(test)]

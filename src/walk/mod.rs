@@ -212,14 +212,7 @@ fn describe(base: &Base, err: &ignore::Error) -> String {
             };
             format!("{shown}: {}", describe(base, err))
         }
-        E::Io(e) => {
-            let s = e.to_string();
-            // "Permission denied (os error 13)" reads better without the errno.
-            match s.find(" (os error") {
-                Some(i) => s[..i].to_string(),
-                None => s,
-            }
-        }
+        E::Io(e) => crate::error::io_cause(e),
         other => other.to_string(),
     }
 }
@@ -240,7 +233,7 @@ pub fn run_parallel<F>(
     let fd = match base.open_dir() {
         Ok(fd) => fd,
         Err(e) => {
-            problems.add_text(format!("{}: {}", base.shown, io_text(&e)));
+            problems.add_text(format!("{}: {}", base.shown, crate::error::io_cause(&e)));
             return;
         }
     };
@@ -258,14 +251,6 @@ pub fn run_parallel<F>(
         hidden_allow: (!o.hidden).then(|| o.hidden_allow.clone()).flatten(),
     };
     handles::run(&plan, base, fd, problems, control, make);
-}
-
-fn io_text(e: &std::io::Error) -> String {
-    let s = e.to_string();
-    match s.find(" (os error") {
-        Some(i) => s[..i].to_string(),
-        None => s,
-    }
 }
 
 /// Per-thread results, handed over in one lock when the thread's visitor is dropped.

@@ -6,19 +6,8 @@ use super::apply::{Spec, plan};
 use super::encode::Doc;
 use super::lines::fold;
 
-/// xorshift64*: deterministic, so a failure reproduces.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+// The fuzz harness's xorshift64*: deterministic, so a failure reproduces.
+use crate::fuzz::Rng;
 
 const KINDS: [&str; 9] = [
     "exact",
