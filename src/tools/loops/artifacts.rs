@@ -195,22 +195,13 @@ data is the artifact as stored {kind, name, ..., created_at}; output renders it 
                 "create_plan: specs is empty; a plan has at least one spec",
             ));
         }
-        let mut index = HashMap::new();
-        for (i, s) in input.specs.iter().enumerate() {
-            let at = format!("specs[{i}]");
-            check_slug(&format!("{at}.name"), &s.name)?;
-            if let Some(first) = index.insert(s.name.as_str(), i) {
-                return Err(ToolError::invalid(
-                    &format!("{at}.name"),
-                    format!(
-                        "create_plan: spec name `{}` is used twice (specs[{first}] and {at}); names are unique in a plan",
-                        s.name
-                    ),
-                ));
-            }
-            non_empty(&format!("{at}.title"), &s.title)?;
-            non_empty(&format!("{at}.description"), &s.description)?;
-        }
+        let index = named_items(
+            ("create_plan", "specs", "spec", "plan"),
+            input
+                .specs
+                .iter()
+                .map(|s| (s.name.as_str(), s.title.as_str(), s.description.as_str())),
+        )?;
         for (i, s) in input.specs.iter().enumerate() {
             for (j, d) in s.dependencies.iter().enumerate() {
                 let at = format!("specs[{i}].dependencies[{j}]");
@@ -255,6 +246,31 @@ data is the artifact as stored {kind, name, ..., created_at}; output renders it 
     }
 }
 
+/// Checks a list of named items (a plan's specs, a spec's phases): each name a slug used once,
+/// title and description given. `words` are the tool, the list's field, an item and what
+/// holds the list, for the messages. Returns each name's index.
+fn named_items<'a>(
+    (tool, field, item, holder): (&str, &str, &str, &str),
+    items: impl Iterator<Item = (&'a str, &'a str, &'a str)>,
+) -> Result<HashMap<&'a str, usize>> {
+    let mut index = HashMap::new();
+    for (i, (name, title, description)) in items.enumerate() {
+        let at = format!("{field}[{i}]");
+        check_slug(&format!("{at}.name"), name)?;
+        if let Some(first) = index.insert(name, i) {
+            return Err(ToolError::invalid(
+                &format!("{at}.name"),
+                format!(
+                    "{tool}: {item} name `{name}` is used twice ({field}[{first}] and {at}); names are unique in a {holder}"
+                ),
+            ));
+        }
+        non_empty(&format!("{at}.title"), title)?;
+        non_empty(&format!("{at}.description"), description)?;
+    }
+    Ok(index)
+}
+
 impl Tool for CreateSpec {
     type Input = SpecInput;
     const NAME: &'static str = "create_spec";
@@ -293,22 +309,13 @@ data is the artifact as stored {kind, name, ..., created_at}; output renders it 
                 "Merge phases, or split the spec in two."
             }));
         }
-        let mut seen = HashMap::new();
-        for (i, p) in input.phases.iter().enumerate() {
-            let at = format!("phases[{i}]");
-            check_slug(&format!("{at}.name"), &p.name)?;
-            if let Some(first) = seen.insert(p.name.as_str(), i) {
-                return Err(ToolError::invalid(
-                    &format!("{at}.name"),
-                    format!(
-                        "create_spec: phase name `{}` is used twice (phases[{first}] and {at}); names are unique in a spec",
-                        p.name
-                    ),
-                ));
-            }
-            non_empty(&format!("{at}.title"), &p.title)?;
-            non_empty(&format!("{at}.description"), &p.description)?;
-        }
+        named_items(
+            ("create_spec", "phases", "phase", "spec"),
+            input
+                .phases
+                .iter()
+                .map(|p| (p.name.as_str(), p.title.as_str(), p.description.as_str())),
+        )?;
         let value = serde_json::json!({
             "kind": "spec",
             "name": input.name,
