@@ -871,7 +871,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__glob)
-            opts="-h --pattern --path --limit --sort --hidden --no-hidden --no-ignore --no-no-ignore --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --pattern --path --limit --sort --case-sensitive --no-case-sensitive --hidden --no-hidden --no-ignore --no-no-ignore --respect-git-ignore --no-respect-git-ignore --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -890,7 +890,7 @@ _loopr__tool() {
                     return 0
                     ;;
                 --sort)
-                    COMPREPLY=($(compgen -W "mtime path" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "mtime path oldest" -- "${cur}"))
                     return 0
                     ;;
                 --file-path)

@@ -253,8 +253,9 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -s h -l help
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l pattern -d 'The glob, relative to `path`: `*` `?` `[...]` `{a,b}` `**`; `*` stops at `/`. A pattern without `/` matches at any depth (`*.rs` finds every Rust file). [required]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l path -d 'The directory to search in (default: the root).' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l limit -d 'How many paths to return (at most 100000); `count` still counts every match. [default: 100]' -r
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l sort -d '`mtime`: newest modification first (ties by path); `path`: by path. [default: mtime]' -r -f -a "mtime\t''
-path\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l sort -d '`mtime`: newest modification first (ties by path); `path`: by path; `oldest`: oldest modification first (ripgrep\'s --sort=modified, Claude Code\'s Glob). [default: mtime]' -r -f -a "mtime\t''
+path\t''
+oldest\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l file-path -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
@@ -263,10 +264,14 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l format -d
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l case-sensitive -d 'Match case-sensitively (Gemini CLI\'s field); false matches `*.RS` to `a.rs`. [default: true]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l no-case-sensitive -d 'Sets case_sensitive to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l hidden -d 'Also match hidden files and directories. [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l no-hidden -d 'Sets hidden to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l no-ignore -d 'Do not honour .gitignore, .ignore and .rgignore files. [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l no-no-ignore -d 'Sets no_ignore to false'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l respect-git-ignore -d 'Honour .gitignore, .ignore and .rgignore (Gemini CLI\'s field: the opposite of `no_ignore`). [default: true]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l no-respect-git-ignore -d 'Sets respect_git_ignore to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'

@@ -2,10 +2,10 @@
 //! (the CLI, `call`, `batch`, `mcp`), so none of them has special cases per tool. The catalog's
 //! policy (SPEC 19) is applied here, once: which names exist, their limits and their hooks.
 
-use crate::aliases::{self, Alias};
 use crate::catalog::{COMMAND_TOOL, Exposure, Policy, READ_ONLY_CALLS, hooks, limits};
 use crate::context::{CallPolicy, Ctx, Globals};
 use crate::control::Control;
+use crate::dialects::{self, Alias};
 use crate::envelope::Envelope;
 use crate::error::{Result, ToolError};
 use crate::tool::{DynTool, Effect};
@@ -29,7 +29,7 @@ fn registry(name: &str) -> Option<(&'static dyn DynTool, Option<&'static Alias>)
     if let Some(tool) = tools::find(name) {
         return Some((tool, None));
     }
-    let alias = aliases::find(name)?;
+    let alias = dialects::find(name)?;
     Some((tools::find(alias.tool)?, Some(alias)))
 }
 
@@ -105,25 +105,28 @@ impl Resolved {
         self.tool.description().to_string()
     }
 
-    /// The input in our own terms, and the warnings the translation gave.
-    pub fn translate(&self, input: Value) -> Result<(Value, Vec<String>)> {
+    /// The input in our own terms, the warnings the translation gave, and the agent's alias
+    /// that took it (where agents share a name, the input's fields decide: 24.7).
+    pub fn translate(&self, input: Value) -> Result<(Value, Vec<String>, Option<&'static Alias>)> {
         match self.alias {
-            Some(a) => a.translate(input),
-            None => Ok((input, vec![])),
+            Some(a) => a
+                .translate(input)
+                .map(|t| (t.input, t.warnings, Some(t.alias))),
+            None => Ok((input, vec![], None)),
         }
     }
 
     /// Whether this call only looks; a call that does not parse counts as a writer.
     pub fn is_read_only(&self, input: &Value) -> bool {
         self.translate(input.clone())
-            .is_ok_and(|(v, _)| self.tool.is_read_only(&v))
+            .is_ok_and(|(v, _, _)| self.tool.is_read_only(&v))
     }
 
     /// What this call does, for mcp's order (SPEC 24.7); a call that does not parse changes
     /// files (it fails at once, and nothing waits long behind it).
     pub fn effect(&self, input: &Value) -> Effect {
         self.translate(input.clone())
-            .map_or(Effect::ChangesFiles, |(v, _)| self.tool.effect(&v))
+            .map_or(Effect::ChangesFiles, |(v, _, _)| self.tool.effect(&v))
     }
 
     /// Runs the call under `g` and wraps the result in its envelope.
@@ -180,7 +183,7 @@ impl Resolved {
         ran: &mut &'static dyn DynTool,
         used: &mut Option<()>,
     ) -> Result<crate::envelope::Success> {
-        let (mut input, warnings) = self.translate(input)?;
+        let (mut input, warnings, alias) = self.translate(input)?;
         warnings.into_iter().for_each(|w| ctx.warn(w));
         let effect = self.tool.effect(&input);
         if ctx.policy.read_only()
@@ -205,44 +208,21 @@ impl Resolved {
             entry: self.exposure.entry.clone(),
             changes_files: effect == Effect::ChangesFiles,
         };
-        if let Some((write, created)) = self.claude_edit_creates(ctx, &input) {
-            *ran = write;
-            input = created;
-        }
         if let Some(given) = given {
             hooks::pre(ctx, self, ran.name(), given)?;
         }
-        let result = ran.call(ctx, input);
+        let result = match alias.filter(|a| a.has_call()) {
+            // The agent's tool is more than one call of ours, or needs the session.
+            Some(a) => {
+                let mut name = a.tool;
+                let result = a.run(ctx, input, &mut name);
+                *ran = tools::find(name).unwrap_or(*ran);
+                result
+            }
+            None => ran.call(ctx, input),
+        };
         *used = Some(());
         limits::settle(result, &entry, ran.name(), &ctx.control)
-    }
-
-    /// Claude Code's Edit with an empty `old_string` on a missing file writes it (SPEC 16.10).
-    fn claude_edit_creates(
-        &self,
-        ctx: &Ctx,
-        input: &Value,
-    ) -> Option<(&'static dyn DynTool, Value)> {
-        let alias = self.alias?;
-        if !matches!(alias.name, "Edit" | "edit_file") || input.get("old_string")? != "" {
-            return None;
-        }
-        let path = input
-            .get("path")
-            .or_else(|| input.get("file_path"))?
-            .as_str()?;
-        let target = crate::sandbox::resolve(ctx, "path", path).ok()?;
-        if target.real.symlink_metadata().is_ok() {
-            return None; // an existing file: edit refuses the empty old_string itself
-        }
-        let content = input
-            .get("new_string")
-            .cloned()
-            .unwrap_or(Value::String(String::new()));
-        Some((
-            tools::find("write")?,
-            serde_json::json!({"path": path, "content": content}),
-        ))
     }
 }
 

@@ -187,7 +187,7 @@ pub(crate) fn fuzz(target: &str, check: impl Fn(&[u8])) {
 #[test]
 fn fuzz_tool_inputs() {
     let mut names: Vec<&str> = crate::tools::TOOLS.iter().map(|t| t.name()).collect();
-    names.extend(crate::aliases::ALIASES.iter().map(|a| a.name));
+    names.extend(crate::dialects::all().map(|a| a.name));
     fuzz("tool_input", |bytes| {
         let Ok(parsed) = crate::input::json::from_slice(bytes) else {
             return;

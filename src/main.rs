@@ -5,13 +5,13 @@
 // on the way out: boxing it would buy nothing measurable.
 #![allow(clippy::result_large_err)]
 
-mod aliases;
 mod caps;
 mod catalog;
 mod change;
 mod cli;
 mod context;
 mod control;
+mod dialects;
 mod dispatch;
 mod envelope;
 mod error;

@@ -171,3 +171,9 @@ fn debug_panic(tool: &str) {
         panic!("LOOPR_DEBUG_PANIC is set: {tool} panics on purpose to test panic isolation");
     }
 }
+
+/// A JSON input parsed as tool `T` parses it (for a call that runs a tool's function other
+/// than `run`: an agent's alias with a meaning of its own).
+pub fn parse_input<T: Tool>(input: Value) -> Result<T::Input> {
+    input::parse::<T::Input>(T::NAME, input, input::cached_schema::<T::Input>(T::NAME))
+}

@@ -13,7 +13,7 @@ pub mod limits;
 pub mod print;
 pub mod project;
 
-use crate::aliases;
+use crate::dialects;
 use crate::error::{Code, Result, ToolError};
 use crate::tools;
 use serde::Serialize;
@@ -183,7 +183,7 @@ pub fn target_tool(name: &str) -> Option<&'static str> {
     if let Some(t) = tools::find(name) {
         return Some(t.name());
     }
-    let a = aliases::find(name)?;
+    let a = dialects::find(name)?;
     tools::find(a.tool).map(|t| t.name())
 }
 

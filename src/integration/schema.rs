@@ -189,12 +189,17 @@ fn unwrap_lines(s: &str) -> String {
 /// looks: OpenAI's `function.strict` (Chat Completions) or `strict` (Responses), Anthropic's
 /// tool-level `strict`. MCP has no such flag; its strict schemas are just the strict form.
 pub fn definition_in(tool: &dyn DynTool, flavor: Flavor, strict: bool) -> Value {
-    let (name, description) = (tool.name(), tool.description());
     let schema = if strict {
         strict_input_schema(tool)
     } else {
         input_schema(tool)
     };
+    definition_with(tool, schema, flavor, strict)
+}
+
+/// A tool's definition in `flavor` with `schema` as its input schema.
+fn definition_with(tool: &dyn DynTool, schema: Value, flavor: Flavor, strict: bool) -> Value {
+    let (name, description) = (tool.name(), tool.description());
     match flavor {
         Flavor::Anthropic => named(name, description, "input_schema", schema, strict),
         Flavor::OpenAi => json!({
@@ -229,9 +234,18 @@ pub fn definition_in(tool: &dyn DynTool, flavor: Flavor, strict: bool) -> Value 
 }
 
 /// The definition of a name the catalog offers: the tool's, under the catalog's name and with
-/// its description (SPEC 19.2).
+/// its description (SPEC 19.2). An alias key offers its agent's own schema, so the model sees
+/// that agent's field names (24.7).
 pub fn offered_definition(r: &crate::dispatch::Resolved, flavor: Flavor, strict: bool) -> Value {
-    let mut def = definition_in(r.tool, flavor, strict);
+    let theirs = r
+        .alias
+        .and_then(|_| crate::dialects::schema_of(r.name()))
+        .map(|s| published(&s));
+    let mut def = match theirs {
+        Some(s) if strict => definition_with(r.tool, strict::strict(s).to_value(), flavor, true),
+        Some(s) => definition_with(r.tool, s.to_value(), flavor, false),
+        None => definition_in(r.tool, flavor, strict),
+    };
     rename(&mut def, flavor, r.name(), &r.description());
     def
 }

@@ -24,6 +24,7 @@ pub enum Sort {
     #[default]
     Mtime,
     Path,
+    Oldest,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -38,15 +39,23 @@ pub struct Input {
     /// How many paths to return (at most 100000); `count` still counts every match.
     #[schemars(range(min = 1, max = 100_000), extend("default" = 100))]
     pub limit: Option<u64>,
-    /// `mtime`: newest modification first (ties by path); `path`: by path.
+    /// `mtime`: newest modification first (ties by path); `path`: by path; `oldest`: oldest
+    /// modification first (ripgrep's --sort=modified, Claude Code's Glob).
     #[schemars(extend("default" = "mtime"))]
     pub sort: Option<Sort>,
+    /// Match case-sensitively (Gemini CLI's field); false matches `*.RS` to `a.rs`.
+    #[schemars(extend("default" = true))]
+    pub case_sensitive: Option<bool>,
     /// Also match hidden files and directories.
     #[schemars(extend("default" = false))]
     pub hidden: Option<bool>,
     /// Do not honour .gitignore, .ignore and .rgignore files.
     #[schemars(extend("default" = false))]
     pub no_ignore: Option<bool>,
+    /// Honour .gitignore, .ignore and .rgignore (Gemini CLI's field: the opposite of
+    /// `no_ignore`).
+    #[schemars(extend("default" = true))]
+    pub respect_git_ignore: Option<bool>,
 }
 
 pub const DEFAULT_LIMIT: u64 = 100;
@@ -56,9 +65,9 @@ impl Tool for Glob {
     const NAME: &'static str = "glob";
     const SUMMARY: &'static str = "Find files by glob pattern, newest first";
     const DESCRIPTION: &'static str = "Finds files whose path matches a glob pattern, e.g. `**/*.rs`, `src/**/*.{ts,tsx}`, `*.md`. \
-The pattern is matched against the path relative to `path` (default: the root); a pattern without `/` matches at any depth, so `*.rs` finds every Rust file. `*` does not cross `/`; `**` does. Matching is case-sensitive. \
+The pattern is matched against the path relative to `path` (default: the root); a pattern without `/` matches at any depth, so `*.rs` finds every Rust file. `*` does not cross `/`; `**` does. Matching is case-sensitive unless `case_sensitive` is false. \
 Honours .gitignore, .ignore and .rgignore (as ripgrep does, also outside a git repository), skips hidden files unless `hidden` is true (a pattern component that starts with `.`, like `.github/**`, matches those hidden names anyway), never lists `.git/`, and does not follow symlinks. \
-Returns files only, newest first (sort=\"path\" for path order), at most `limit` (default 100); the count of all matches is always given. Use grep to search inside files.";
+Returns files only, newest first (sort=\"path\" for path order, \"oldest\" for oldest first), at most `limit` (default 100); the count of all matches is always given. Use grep to search inside files.";
     const POSITIONALS: &'static [&'static str] = &["pattern", "path"];
     const HINTS: Hints = Hints::READ_ONLY;
     const EXAMPLES: &'static str = "  echo '{\"pattern\": \"**/*.rs\", \"path\": \"src\"}' | loopr-tool glob\n  loopr-tool glob '*.toml' --sort path --format text";
@@ -72,18 +81,32 @@ Returns files only, newest first (sort=\"path\" for path order), at most `limit`
     fn run(ctx: &Ctx, input: Input) -> Result<Success> {
         let limit = input.limit.unwrap_or(DEFAULT_LIMIT) as usize;
         let sort = input.sort.unwrap_or_default();
-        let pattern = Pattern::new(&input.pattern)?;
+        let no_ignore = match (input.no_ignore, input.respect_git_ignore) {
+            (Some(n), Some(r)) if n == r => {
+                return Err(ToolError::invalid(
+                    "respect_git_ignore",
+                    format!(
+                        "no_ignore is {n} and respect_git_ignore is {r}: they contradict each other"
+                    ),
+                )
+                .hint("Give one of them."));
+            }
+            (Some(n), _) => n,
+            (None, Some(r)) => !r,
+            (None, None) => false,
+        };
+        let pattern = Pattern::with_case(&input.pattern, input.case_sensitive.unwrap_or(true))?;
         let base = walk::base(ctx, input.path.as_deref())?;
         base.require_dir("glob")?;
         let opts = Options {
             hidden: input.hidden.unwrap_or(false),
-            no_ignore: input.no_ignore.unwrap_or(false),
+            no_ignore,
             hidden_allow: pattern.hidden_allow(),
             ..Options::default()
         };
         let problems = Problems::default();
         let found: Mutex<Vec<(PathBuf, Option<SystemTime>)>> = Mutex::new(Vec::new());
-        let want_mtime = sort == Sort::Mtime;
+        let want_mtime = sort != Sort::Path;
         walk::run_parallel(&base, &opts, &problems, &ctx.control, || {
             let mut local = walk::Local::new(&found);
             let base = &base;
@@ -102,6 +125,12 @@ Returns files only, newest first (sort=\"path\" for path order), at most `limit`
             // Newest first; a file whose time cannot be read sorts last.
             Sort::Mtime => found
                 .sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| walk::path_cmp(&a.0, &b.0))),
+            // Oldest first; a file whose time cannot be read sorts last here too.
+            Sort::Oldest => found.sort_unstable_by(|a, b| {
+                (a.1.is_none(), a.1)
+                    .cmp(&(b.1.is_none(), b.1))
+                    .then_with(|| walk::path_cmp(&a.0, &b.0))
+            }),
         }
         let count = found.len();
         let mut lossy = 0;
@@ -163,10 +192,14 @@ fn bad_glob(given: &str, why: impl std::fmt::Display) -> ToolError {
 }
 
 /// Builds a glob as the tools use it: `*` stops at `/`, `\` escapes.
-pub fn compile(glob: &str) -> std::result::Result<globset::Glob, globset::Error> {
+fn compile_with_case(
+    glob: &str,
+    case_sensitive: bool,
+) -> std::result::Result<globset::Glob, globset::Error> {
     GlobBuilder::new(glob)
         .literal_separator(true)
         .backslash_escape(true)
+        .case_insensitive(!case_sensitive)
         .build()
 }
 
@@ -212,10 +245,10 @@ pub fn normalize(given: &str) -> Result<String> {
 }
 
 impl Pattern {
-    pub fn new(given: &str) -> Result<Pattern> {
+    pub fn with_case(given: &str, case_sensitive: bool) -> Result<Pattern> {
         let p = normalize(given)?;
         let mut one = GlobSetBuilder::new();
-        one.add(compile(&p).map_err(|e| bad_glob(given, e.kind()))?);
+        one.add(compile_with_case(&p, case_sensitive).map_err(|e| bad_glob(given, e.kind()))?);
         let matcher = one.build().map_err(|_| {
             bad_glob(
                 given,
@@ -226,7 +259,9 @@ impl Pattern {
         let mut any = false;
         for c in p.split('/') {
             if c.starts_with('.') || c.starts_with("{.") {
-                dots.add(compile(c).map_err(|e| bad_glob(given, e.kind()))?);
+                dots.add(
+                    compile_with_case(c, case_sensitive).map_err(|e| bad_glob(given, e.kind()))?,
+                );
                 any = true;
             }
         }
@@ -267,8 +302,12 @@ mod tests {
 
     #[test]
     fn star_stays_in_its_component_and_bare_names_match_anywhere() {
-        let m =
-            |pat: &str, path: &str| Pattern::new(pat).unwrap().matcher.is_match(Path::new(path));
+        let m = |pat: &str, path: &str| {
+            Pattern::with_case(pat, true)
+                .unwrap()
+                .matcher
+                .is_match(Path::new(path))
+        };
         assert!(m("*.rs", "a.rs"));
         assert!(m("*.rs", "src/deep/a.rs"));
         assert!(!m("src/*.rs", "src/deep/a.rs"));
@@ -277,17 +316,22 @@ mod tests {
         assert!(m("*.{ts,tsx}", "web/app.tsx"));
         assert!(!m("*.RS", "a.rs"), "case-sensitive");
         assert!(m("src/", "src/x/y.c"));
-        assert!(Pattern::new("src/[z-a].rs").is_err());
+        assert!(Pattern::with_case("src/[z-a].rs", true).is_err());
     }
 
     #[test]
     fn dot_components_open_only_their_own_hidden_names() {
-        let p = Pattern::new(".github/**/*.yml").unwrap();
+        let p = Pattern::with_case(".github/**/*.yml", true).unwrap();
         let allow = p.hidden_allow().unwrap();
         assert!(allow(".github".as_ref()));
         assert!(!allow(".git".as_ref()));
-        assert!(Pattern::new("src/*.rs").unwrap().hidden_allow().is_none());
-        let p = Pattern::new(".env*").unwrap();
+        assert!(
+            Pattern::with_case("src/*.rs", true)
+                .unwrap()
+                .hidden_allow()
+                .is_none()
+        );
+        let p = Pattern::with_case(".env*", true).unwrap();
         assert!(p.hidden_allow().unwrap()(".env.local".as_ref()));
     }
 }

@@ -296,8 +296,29 @@ data: todos [{id, content, status, active_form?, created_at, updated_at}], count
     }
 
     fn run(ctx: &Ctx, input: Input) -> Result<Success> {
+        run_as(ctx, input, false)
+    }
+}
+
+/// Claude Code's TodoWrite (SPEC 22.5, 24.7): a list with several items `in_progress` is taken,
+/// with a warning; the one-in-progress rule then binds only the changes later calls make.
+pub fn write_allowing_several(ctx: &Ctx, input: Input) -> Result<Success> {
+    run_as(ctx, input, true)
+}
+
+fn run_as(ctx: &Ctx, input: Input, several: bool) -> Result<Success> {
+    {
         let action = input.action.unwrap_or_default();
-        let change = validate(action, input)?;
+        let change = validate(action, input, several)?;
+        if let Some(Change::Write(todos)) = &change {
+            let busy = todos
+                .iter()
+                .filter(|t| t.status == Status::InProgress)
+                .count();
+            if busy > 1 {
+                ctx.warn(format!("{busy} items are in_progress; kept as given (Claude Code's TodoWrite allows it), but later changes may not start another while one is in progress"));
+            }
+        }
         if let Some(Change::Write(todos)) = &change {
             warn_ignored(ctx, todos);
         }
@@ -400,7 +421,7 @@ fn check_content(field: &str, text: &str) -> Result<()> {
 }
 
 /// Checks the input against the action before any state is touched.
-fn validate(action: Action, input: Input) -> Result<Option<Change>> {
+fn validate(action: Action, input: Input, several: bool) -> Result<Option<Change>> {
     let given = input.given();
     if let Some(field) = given.iter().find(|f| !action.uses().contains(f)) {
         return Err(unused(action, field));
@@ -420,7 +441,7 @@ fn validate(action: Action, input: Input) -> Result<Option<Change>> {
                 if item.status != Status::InProgress {
                     continue;
                 }
-                if let Some(first) = busy {
+                if let Some(first) = busy.filter(|_| !several) {
                     return Err(ToolError::invalid(
                         &format!("todos[{n}].status"),
                         format!(

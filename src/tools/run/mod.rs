@@ -128,6 +128,27 @@ Output over 30,000 characters keeps its start and its end with a line saying how
     }
 
     fn run(ctx: &Ctx, input: Input) -> Result<Success> {
+        start(ctx, input, None)
+    }
+}
+
+/// Runs `input` as a shell that keeps its directory (Claude Code's Bash, SPEC 22.5): as `run`,
+/// and `final_cwd` gets the directory the shell ended in (its real path), when it got that far.
+/// A background job's end comes later: it reports none.
+pub fn run_keeping_cwd(
+    ctx: &Ctx,
+    input: Input,
+    final_cwd: &mut Option<std::path::PathBuf>,
+) -> Result<Success> {
+    start(ctx, input, Some(final_cwd))
+}
+
+fn start(
+    ctx: &Ctx,
+    input: Input,
+    final_cwd: Option<&mut Option<std::path::PathBuf>>,
+) -> Result<Success> {
+    {
         if input.command.trim().is_empty() {
             return Err(ToolError::invalid("command", "field `command` is empty")
                 .hint("Give the shell command to run, e.g. \"git status\"."));
@@ -221,8 +242,31 @@ Output over 30,000 characters keeps its start and its end with a line saying how
             // Before the caller's env, which may name its own.
             env.insert(0, ("TMPDIR".into(), t.to_string_lossy().into_owned()));
         }
+        let background = input.background.unwrap_or(false);
+        // Where the shell writes the directory it ended in: the private TMPDIR under
+        // workspace-write (the only place it may write), else the session's state dir. A
+        // read-only sandbox leaves it nowhere to write: the directory is then not kept.
+        let cwd_file = final_cwd.as_ref().filter(|_| !background).and_then(|_| {
+            match (&iso.tmpdir, input.sandbox) {
+                (Some(t), _) => Some(t.join(".loopr-final-cwd")),
+                (None, Some(Mode::ReadOnly)) => None,
+                (None, _) => {
+                    let dir = state::session_dir(ctx);
+                    state::create_dir(&dir).ok()?;
+                    Some(dir.join(format!(
+                        "shell-cwd.{}.{}",
+                        std::process::id(),
+                        record::now_ms()
+                    )))
+                }
+            }
+        });
+        let command = match &cwd_file {
+            Some(f) => keeping_cwd(&input.command, f),
+            None => input.command.clone(),
+        };
         let spec = Spec {
-            command: input.command.clone(),
+            command,
             cwd: cwd.real.clone(),
             env,
             stdin: input.stdin,
@@ -237,7 +281,7 @@ Output over 30,000 characters keeps its start and its end with a line saying how
             command: input.command,
             description,
             cwd: cwd.shown,
-            background: input.background.unwrap_or(false),
+            background,
             started_at: state::now(),
             started_ms: record::now_ms(),
             state: State::Running,
@@ -256,9 +300,19 @@ Output over 30,000 characters keeps its start and its end with a line saying how
         if job.background {
             supervisor::start(ctx, job, spec, sandbox)
         } else {
-            foreground(ctx, job, spec, sandbox)
+            foreground(ctx, job, spec, sandbox, cwd_file.as_deref(), final_cwd)
         }
     }
+}
+
+/// `command` run so that its shell writes the directory it ends in to `file`: in a group of
+/// its own (so a trailing comment or heredoc stays the command's), its status kept. A command
+/// that calls `exit` or `exec` leaves no directory: the next call starts where this one did.
+fn keeping_cwd(command: &str, file: &std::path::Path) -> String {
+    let file = crate::catalog::hooks::quote(&file.to_string_lossy());
+    format!(
+        "{{ {command}\n}}\n__loopr_status=$?\npwd -P >| {file} 2>/dev/null\nexit $__loopr_status"
+    )
 }
 
 /// What the guard needs to know where the command's paths lead: the root, the cwd, and each
@@ -372,8 +426,21 @@ pub fn to_end(
     Ok(outcome)
 }
 
-fn foreground(ctx: &Ctx, job: Job, spec: Spec, sandbox: serde_json::Value) -> Result<Success> {
+fn foreground(
+    ctx: &Ctx,
+    job: Job,
+    spec: Spec,
+    sandbox: serde_json::Value,
+    cwd_file: Option<&std::path::Path>,
+    final_cwd: Option<&mut Option<std::path::PathBuf>>,
+) -> Result<Success> {
+    let forget_cwd = || {
+        if let Some(f) = cwd_file {
+            let _ = std::fs::remove_file(f);
+        }
+    };
     let job = record::begin(ctx, job).inspect_err(|_| {
+        forget_cwd();
         isolation::remove_tmpdir(spec.tmpdir.as_ref());
     })?;
     let mut capture = Capture::new(open_log(ctx, &job.id), budget(&job));
@@ -381,10 +448,19 @@ fn foreground(ctx: &Ctx, job: Job, spec: Spec, sandbox: serde_json::Value) -> Re
         Ok(o) => o,
         Err(e) => {
             let _ = record::forget(ctx, &job.id);
+            forget_cwd();
             isolation::remove_tmpdir(spec.tmpdir.as_ref());
             return Err(e);
         }
     };
+    // The shell's last directory is read before its TMPDIR goes.
+    if let (Some(file), Some(out)) = (cwd_file, final_cwd) {
+        *out = std::fs::read_to_string(file)
+            .ok()
+            .map(|s| std::path::PathBuf::from(s.trim_end_matches('\n')))
+            .filter(|p| p.is_absolute());
+        let _ = std::fs::remove_file(file);
+    }
     isolation::remove_tmpdir(spec.tmpdir.as_ref());
     let captured = capture.finish(&page_hint(&job.id));
     let saved = record::update(ctx, &job.id, |j| settle(j, &outcome, captured.total))?;

@@ -1,0 +1,343 @@
+//! Other agents' tool names with their meaning (SPEC 14, 16.10, 22.4–22.7, 24.7), so a
+//! harness built for Claude Code, Codex or Gemini CLI replays its model's calls unchanged
+//! through the CLI, `call`, `batch` and `mcp`, and gets what that agent's tool would have done.
+//!
+//! An alias is data: the tool it stands for, field renames, fields it fixes, fields we accept
+//! but cannot honour (each with the warning that says so), and — where the agent's meaning
+//! differs from ours in ways a rename cannot say — an `adapt` rule on its input or a `call` of
+//! its own (Claude Code's Bash keeps its directory; Codex's `exec_command` is a job and a wait).
+//! One file per agent holds its table; this file holds the machinery. Unknown foreign fields
+//! still fail: the translated input goes through the tool's own parser.
+
+mod claude;
+mod codex;
+mod gemini;
+mod seeds;
+
+use crate::context::Ctx;
+use crate::envelope::Success;
+use crate::error::{Result, ToolError};
+use serde_json::{Map, Value};
+
+/// Whose name it is: the README's tables are per agent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Agent {
+    /// The design notes' seeds (catalog names of 000–003).
+    Seeds,
+    ClaudeCode,
+    Codex,
+    Gemini,
+}
+
+/// A rule of the agent's meaning on its input, before the renames: may rewrite fields and add
+/// warnings.
+pub type Adapt = fn(&mut Map<String, Value>, &mut Vec<String>) -> Result<()>;
+
+/// A call of its own, with the translated input: for an agent's tool that is more than one of
+/// ours, or that needs the session. `ran` starts as the alias's tool and names the tool that
+/// ran when that differs (the envelope's `tool`).
+pub type Call = fn(&Ctx, Value, &mut &'static str) -> Result<Success>;
+
+/// Whether an input is this agent's, where agents share a name (24.7).
+pub type Claims = fn(&Map<String, Value>) -> bool;
+
+pub struct Alias {
+    pub name: &'static str,
+    pub agent: Agent,
+    pub tool: &'static str,
+    /// Their field → ours.
+    renames: &'static [(&'static str, &'static str)],
+    /// Fields this alias always sets, as JSON text (a caller's own value for them is refused).
+    fixed: &'static [(&'static str, &'static str)],
+    /// Fields accepted and dropped, each with the warning given.
+    ignored: &'static [(&'static str, &'static str)],
+    /// Where agents share a name: whether this input is this agent's (24.7: the fields decide).
+    /// The first alias of a name that claims the input wins; one without `claims` takes the rest.
+    claims: Option<Claims>,
+    adapt: Option<Adapt>,
+    call: Option<Call>,
+}
+
+impl Alias {
+    pub const fn new(name: &'static str, agent: Agent, tool: &'static str) -> Alias {
+        Alias {
+            name,
+            agent,
+            tool,
+            renames: &[],
+            fixed: &[],
+            ignored: &[],
+            claims: None,
+            adapt: None,
+            call: None,
+        }
+    }
+    pub const fn renames(mut self, r: &'static [(&'static str, &'static str)]) -> Alias {
+        self.renames = r;
+        self
+    }
+    pub const fn fixed(mut self, f: &'static [(&'static str, &'static str)]) -> Alias {
+        self.fixed = f;
+        self
+    }
+    pub const fn ignored(mut self, i: &'static [(&'static str, &'static str)]) -> Alias {
+        self.ignored = i;
+        self
+    }
+    #[allow(dead_code)]
+    pub const fn claims(mut self, c: Claims) -> Alias {
+        self.claims = Some(c);
+        self
+    }
+    pub const fn adapt(mut self, a: Adapt) -> Alias {
+        self.adapt = Some(a);
+        self
+    }
+    pub const fn call(mut self, c: Call) -> Alias {
+        self.call = Some(c);
+        self
+    }
+}
+
+/// Every alias, each agent's table in turn (the seeds' first: where a name is shared and no
+/// field decides, theirs wins, 22.7).
+pub fn all() -> impl Iterator<Item = &'static Alias> {
+    seeds::ALIASES
+        .iter()
+        .chain(claude::ALIASES)
+        .chain(codex::ALIASES)
+        .chain(gemini::ALIASES)
+}
+
+/// The first alias of that exact name whose tool is registered (the name's tool and schema).
+pub fn find(name: &str) -> Option<&'static Alias> {
+    all().find(|a| a.name == name && crate::tools::find(a.tool).is_some())
+}
+
+/// Which agent's alias of `name` this input is (24.7): the first that claims it, else the first
+/// that claims nothing.
+fn pick(name: &str, input: &Map<String, Value>) -> Option<&'static Alias> {
+    let mut fallback = None;
+    for a in all().filter(|a| a.name == name) {
+        match a.claims {
+            Some(c) if c(input) => return Some(a),
+            None if fallback.is_none() => fallback = Some(a),
+            _ => {}
+        }
+    }
+    fallback
+}
+
+/// Each agent's input schemas, by tool name, as its own package or source defines them: what a
+/// catalog offers under an alias key (24.7), so the model sees that agent's field names.
+fn schemas(agent: Agent) -> Option<&'static str> {
+    match agent {
+        Agent::Seeds => None,
+        Agent::ClaudeCode => Some(include_str!("schemas/claude.json")),
+        Agent::Codex => Some(include_str!("schemas/codex.json")),
+        Agent::Gemini => Some(include_str!("schemas/gemini.json")),
+    }
+}
+
+/// The agent's schema of a name: of the first agent, in table order, that has one for it (a
+/// name only the seeds use has none: it is offered with the tool's own schema).
+pub fn schema_of(name: &str) -> Option<Value> {
+    all().filter(|a| a.name == name).find_map(|a| {
+        let table: Value =
+            serde_json::from_str(schemas(a.agent)?).expect("dialect schemas are JSON");
+        table.get(name).cloned()
+    })
+}
+
+/// A translated call: our input, the warnings, and the alias that took it.
+pub struct Translated {
+    pub input: Value,
+    pub warnings: Vec<String>,
+    pub alias: &'static Alias,
+}
+
+impl Alias {
+    /// Rewrites their input into ours, as the agent that owns this input means it.
+    pub fn translate(&'static self, input: Value) -> Result<Translated> {
+        let Value::Object(mut map) = input else {
+            // the tool's parser says what is wrong with it
+            return Ok(Translated {
+                input,
+                warnings: vec![],
+                alias: self,
+            });
+        };
+        let alias = pick(self.name, &map).unwrap_or(self);
+        let mut warnings = vec![];
+        if let Some(adapt) = alias.adapt {
+            adapt(&mut map, &mut warnings)?;
+        }
+        for (field, warning) in alias.ignored {
+            if map.remove(*field).is_some() {
+                warnings.push(warning.to_string());
+            }
+        }
+        let mut out = Map::new();
+        for (k, v) in map {
+            let key = alias
+                .renames
+                .iter()
+                .find(|(theirs, _)| *theirs == k)
+                .map_or(k, |(_, ours)| ours.to_string());
+            if out.contains_key(&key) {
+                return Err(ToolError::invalid(
+                    &key,
+                    format!(
+                        "{}: field `{key}` is given twice (an alias counts)",
+                        alias.name
+                    ),
+                ));
+            }
+            out.insert(key, v);
+        }
+        for (field, json) in alias.fixed {
+            if out.contains_key(*field) {
+                return Err(ToolError::invalid(
+                    field,
+                    format!(
+                        "{}: `{field}` is fixed by this tool name; leave it out",
+                        alias.name
+                    ),
+                ));
+            }
+            out.insert(
+                field.to_string(),
+                serde_json::from_str(json).expect("alias constants are JSON"),
+            );
+        }
+        Ok(Translated {
+            input: Value::Object(out),
+            warnings,
+            alias,
+        })
+    }
+
+    /// Runs the translated call: the alias's own call, else the tool's.
+    pub fn run(&self, ctx: &Ctx, input: Value, ran: &mut &'static str) -> Result<Success> {
+        match self.call {
+            Some(call) => call(ctx, input, ran),
+            None => call_tool(ctx, self.tool, input),
+        }
+    }
+
+    /// Whether this alias runs a call of its own (dispatch asks before it runs the tool).
+    pub fn has_call(&self) -> bool {
+        self.call.is_some()
+    }
+}
+
+/// One of our tools, called from inside an alias's own call.
+pub fn call_tool(ctx: &Ctx, tool: &str, input: Value) -> Result<Success> {
+    crate::tools::find(tool)
+        .ok_or_else(|| ToolError::internal(format!("the tool {tool} is not registered")))?
+        .call(ctx, input)
+}
+
+/// Claude Code's Edit (and the seeds' edit_file) with an empty `old_string` on a missing file
+/// writes it (16.10); the envelope's `tool` is then `write`.
+pub fn edit_creates(ctx: &Ctx, input: Value, ran: &mut &'static str) -> Result<Success> {
+    let path = input
+        .get("path")
+        .or_else(|| input.get("file_path"))
+        .and_then(Value::as_str);
+    let empty = input.get("old_string").and_then(Value::as_str) == Some("");
+    if let (Some(path), true) = (path, empty)
+        && crate::sandbox::resolve(ctx, "path", path)
+            .is_ok_and(|t| t.real.symlink_metadata().is_err())
+    {
+        let content = input
+            .get("new_string")
+            .cloned()
+            .unwrap_or(Value::String(String::new()));
+        *ran = "write";
+        return call_tool(
+            ctx,
+            "write",
+            serde_json::json!({"path": path, "content": content}),
+        );
+    }
+    call_tool(ctx, "edit", input)
+}
+
+/// A field's value when it is a string.
+#[allow(dead_code)] // used by the Codex and Gemini tables as they grow
+fn str_field<'a>(map: &'a Map<String, Value>, field: &str) -> Option<&'a str> {
+    map.get(field).and_then(Value::as_str)
+}
+
+#[allow(dead_code)]
+/// Moves `from` to `to` unless `to` is already given (then both are kept, and the tool's parser
+/// or the rename check says which is extra).
+fn rename_in(map: &mut Map<String, Value>, from: &str, to: &str) {
+    if !map.contains_key(to)
+        && let Some(v) = map.remove(from)
+    {
+        map.insert(to.into(), v);
+    }
+}
+
+/// A field that must be a non-negative whole number, as the agent's schema has it.
+fn count_field(map: &Map<String, Value>, field: &str) -> Result<Option<u64>> {
+    match map.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => v.as_u64().map(Some).ok_or_else(|| {
+            ToolError::invalid(
+                field,
+                format!("field `{field}` must be a whole number ≥ 0, got {v}"),
+            )
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_alias_names_a_registered_tool_and_shared_names_share_it() {
+        for a in all() {
+            assert!(
+                crate::tools::find(a.tool).is_some(),
+                "{} → {}",
+                a.name,
+                a.tool
+            );
+            let first = find(a.name).unwrap();
+            assert_eq!(first.tool, a.tool, "{} is shared with another tool", a.name);
+            for (_, json) in a.fixed {
+                serde_json::from_str::<Value>(json).unwrap();
+            }
+            if a.agent != Agent::Seeds {
+                let s = schema_of(a.name).unwrap_or_else(|| panic!("{} has no schema", a.name));
+                assert_eq!(s["type"], "object", "{}", a.name);
+            }
+        }
+    }
+
+    #[test]
+    fn every_schema_is_of_an_alias_of_its_agent() {
+        for agent in [Agent::ClaudeCode, Agent::Codex, Agent::Gemini] {
+            let table: Map<String, Value> = serde_json::from_str(schemas(agent).unwrap()).unwrap();
+            for name in table.keys() {
+                assert!(
+                    all().any(|a| a.agent == agent && a.name == name),
+                    "{name} has a schema but no alias of {agent:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn no_alias_shadows_one_of_our_tools_unless_it_is_that_tool() {
+        for a in all() {
+            if let Some(t) = crate::tools::find(a.name) {
+                assert_eq!(t.name(), a.tool, "{} would shadow our {}", a.name, t.name());
+            }
+        }
+    }
+}
