@@ -333,6 +333,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand --path 'The directory to draw (default: the root).'
             cand --depth 'How many levels below it to show (1 = its children only). [default: 3]'
             cand --limit 'At most this many entries, in drawing order. [default: 1000]'
+            cand --exclude 'Names to leave out, as globs on an entry''s name (e.g. ["node_modules", "*.log"]); a directory left out is not entered.'
             cand --file-path 'file-path'
             cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
             cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'

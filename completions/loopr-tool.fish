@@ -321,6 +321,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -s h -l help
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l path -d 'The directory to draw (default: the root).' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l depth -d 'How many levels below it to show (1 = its children only). [default: 3]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l limit -d 'At most this many entries, in drawing order. [default: 1000]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l exclude -d 'Names to leave out, as globs on an entry\'s name (e.g. ["node_modules", "*.log"]); a directory left out is not entered.' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l file-path -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r

@@ -389,3 +389,26 @@ fn a_glob_too_complex_for_the_engine_is_invalid_glob() {
     let out = env.call("grep", json!({"pattern": "x", "glob": deep}));
     assert_eq!(out.code(), "invalid_glob");
 }
+
+#[test]
+fn gemini_fields_case_sensitive_and_respect_git_ignore() {
+    let env = Env::new();
+    env.write_file(".gitignore", "skip.RS\n");
+    env.write_file("a.RS", "x");
+    env.write_file("skip.RS", "x");
+    let files = |input: serde_json::Value| env.call("glob", input).data()["files"].clone();
+    assert_eq!(files(json!({"pattern": "*.rs"})), json!([]));
+    assert_eq!(
+        files(json!({"pattern": "*.rs", "case_sensitive": false})),
+        json!(["a.RS"])
+    );
+    let mut all = files(
+        json!({"pattern": "*.rs", "case_sensitive": false, "respect_git_ignore": false, "sort": "path"}),
+    );
+    assert_eq!(all.take(), json!(["a.RS", "skip.RS"]));
+    env.call(
+        "glob",
+        json!({"pattern": "*", "no_ignore": true, "respect_git_ignore": true}),
+    )
+    .assert_invalid("respect_git_ignore");
+}

@@ -150,3 +150,22 @@ fn errors() {
         env.call("tree", bad).assert_err("invalid_input");
     }
 }
+
+#[test]
+fn exclude_leaves_out_names_and_what_is_below_them() {
+    let env = Env::new();
+    env.write_file("node_modules/pkg/index.js", "x");
+    env.write_file("src/app.log", "x");
+    env.write_file("src/main.rs", "x");
+    let out = env.call("tree", json!({"exclude": ["node_modules", "*.log"]}));
+    out.assert_ok();
+    let text = out.output();
+    assert!(text.contains("main.rs"), "{text}");
+    assert!(
+        !text.contains("node_modules") && !text.contains("index.js") && !text.contains("app.log"),
+        "{text}"
+    );
+    let bad = env.call("tree", json!({"exclude": ["ok", "[z-a]"]}));
+    bad.assert_err("invalid_glob");
+    assert_eq!(bad.json["error"]["field"], "exclude[1]");
+}

@@ -34,7 +34,7 @@ pub struct Input {
     /// without `/` matches at any depth (`*.rs` finds every Rust file).
     pub pattern: String,
     /// The directory to search in (default: the root).
-    #[serde(alias = "file_path")]
+    #[serde(alias = "file_path", alias = "dir_path")]
     pub path: Option<String>,
     /// How many paths to return (at most 100000); `count` still counts every match.
     #[schemars(range(min = 1, max = 100_000), extend("default" = 100))]

@@ -34,6 +34,9 @@ pub struct Input {
     /// At most this many entries, in drawing order.
     #[schemars(range(min = 1, max = 100_000), extend("default" = 1000))]
     pub limit: Option<u64>,
+    /// Names to leave out, as globs on an entry's name (e.g. ["node_modules", "*.log"]); a
+    /// directory left out is not entered.
+    pub exclude: Option<Vec<String>>,
 }
 
 pub const DEFAULT_DEPTH: u64 = 3;
@@ -46,7 +49,7 @@ impl Tool for Tree {
     const DESCRIPTION: &'static str = "Draws the directory tree under `path` (default: the root), `depth` levels deep (default 3), directories first and marked with `/`, symlinks as `name -> target` (never followed). \
 A directory cut by the depth shows `… (N entries)`; raise depth or call tree on it to see inside. \
 Honours .gitignore, .ignore and .rgignore, skips hidden entries unless `hidden`, never shows `.git/`. At most `limit` entries (default 1000). \
-The last line counts directories and files. Use glob to find files by name anywhere below.";
+The last line counts directories and files. Use glob to find files by name anywhere below. `exclude` leaves out entries whose name matches one of its globs (e.g. [\"node_modules\", \"*.log\"]).";
     const POSITIONALS: &'static [&'static str] = &["path"];
     const HINTS: Hints = Hints::READ_ONLY;
     const EXAMPLES: &'static str = "  echo '{\"path\": \"src\", \"depth\": 2}' | loopr-tool tree\n  loopr-tool tree src --depth 2 --format text";
@@ -69,12 +72,21 @@ The last line counts directories and files. Use glob to find files by name anywh
             max_depth: Some(depth + 1),
             ..Options::default()
         };
+        let exclude = excluded_names(input.exclude.as_deref().unwrap_or_default())?;
         let problems = Problems::default();
         let found: Mutex<Vec<Raw>> = Mutex::new(Vec::new());
         walk::run_parallel(&base, &opts, &problems, &ctx.control, || {
             let base = &base;
+            let exclude = &exclude;
             let mut flush = walk::Local::new(&found);
             move |e: &walk::Entry| {
+                let rel = base.rel(e.path);
+                if exclude
+                    .as_ref()
+                    .is_some_and(|x| rel.components().any(|c| x.is_match(c.as_os_str())))
+                {
+                    return;
+                }
                 let kind = match e.kind {
                     walk::Kind::Symlink => Kind::Symlink,
                     walk::Kind::Dir => Kind::Dir,
@@ -101,6 +113,32 @@ The last line counts directories and files. Use glob to find files by name anywh
         }
         Ok(drawn.into_success())
     }
+}
+
+/// `exclude`'s globs, matched against each name on an entry's path (so what is below a
+/// directory left out is left out too).
+fn excluded_names(globs: &[String]) -> Result<Option<globset::GlobSet>> {
+    if globs.is_empty() {
+        return Ok(None);
+    }
+    let mut set = globset::GlobSetBuilder::new();
+    for (n, g) in globs.iter().enumerate() {
+        let glob = globset::GlobBuilder::new(g)
+            .literal_separator(true)
+            .build()
+            .map_err(|e| {
+                crate::error::ToolError::new(
+                    crate::error::Code::InvalidGlob,
+                    format!("exclude[{n}]: invalid glob {g:?}: {}", e.kind()),
+                )
+                .with("field", format!("exclude[{n}]"))
+            })?;
+        set.add(glob);
+    }
+    set.build().map(Some).map_err(|e| {
+        crate::error::ToolError::new(crate::error::Code::InvalidGlob, format!("exclude: {e}"))
+            .with("field", "exclude")
+    })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
