@@ -167,3 +167,41 @@ pub fn node_at_least(min: (u32, u32), pinned: &str) -> PathBuf {
     );
     node
 }
+
+/// `npm pack` of one pinned package, unpacked under the target dir; its `package` directory.
+/// For packages whose own files are what a test reads (an agent's tool schemas), without
+/// installing their dependencies.
+#[allow(dead_code)] // not every test binary that includes this module packs
+pub fn npm_pack(spec: &str) -> PathBuf {
+    let name = spec.replace(['@', '/'], "_");
+    locked(&name, || {
+        let dir = scratch().join(&name);
+        let package = dir.join("package");
+        if package.join("package.json").exists() {
+            return package;
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = Command::new("npm")
+            .args(["pack", "--silent", "--pack-destination"])
+            .arg(&dir)
+            .arg(spec)
+            .output()
+            .expect("npm is needed to fetch an agent's package");
+        assert!(
+            out.status.success(),
+            "npm pack {spec} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let tgz = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        let status = Command::new("tar")
+            .arg("xzf")
+            .arg(dir.join(tgz.lines().last().unwrap_or_default()))
+            .arg("-C")
+            .arg(&dir)
+            .status()
+            .unwrap();
+        assert!(status.success(), "unpacking {spec} failed");
+        package
+    })
+}
