@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use std::io::Read;
 
 pub mod json;
-mod normalize;
+pub mod normalize;
 
 /// The largest stdin accepted, JSON or `write`'s raw content (SPEC §1.1).
 pub const STDIN_LIMIT: u64 = 64 * 1024 * 1024;

@@ -604,3 +604,30 @@ fn an_alias_key_offers_its_agents_fields() {
             .len()
     );
 }
+
+#[test]
+fn whole_floats_are_integers_for_the_agents_rules_too() {
+    let env = Env::new();
+    env.write_file("f.txt", "a\nhit 1\nb\nc\nd\nhit 2\ne\n");
+    let ints = env.call(
+        "Grep",
+        json!({"pattern": "hit", "output_mode": "content", "-C": 1, "head_limit": 2}),
+    );
+    let floats = env.call(
+        "Grep",
+        json!({"pattern": "hit", "output_mode": "content", "-C": 1.0, "head_limit": 2.0}),
+    );
+    assert_eq!(floats.output(), ints.output());
+    assert_eq!(lines(&floats).len(), 3, "two lines and the paging line");
+    let out = env.call(
+        "read_file",
+        json!({"absolute_path": env.path("f.txt"), "offset": 1.0, "limit": 1.0}),
+    );
+    out.assert_ok();
+    assert!(out.output().contains("hit 1"));
+    env.call(
+        "read_file",
+        json!({"absolute_path": env.path("f.txt"), "offset": 1.5}),
+    )
+    .assert_invalid("offset");
+}

@@ -158,7 +158,9 @@ pub struct Translated {
 
 impl Alias {
     /// Rewrites their input into ours, as the agent that owns this input means it.
-    pub fn translate(&'static self, input: Value) -> Result<Translated> {
+    pub fn translate(&'static self, mut input: Value) -> Result<Translated> {
+        // `2.0` is 2 (22.4) for the agent's rules too, as it is for the tool's parser.
+        crate::input::normalize::integral_floats(&mut input);
         let Value::Object(mut map) = input else {
             // the tool's parser says what is wrong with it
             return Ok(Translated {
