@@ -6,10 +6,10 @@
 
 use super::Agent::ClaudeCode;
 use super::seeds::{NO_SANDBOX, PROMPT, RUN_RENAMES};
-use super::{Alias, call_tool, count_field, edit_creates};
+use super::{Alias, call_tool, count_field, edit_creates, only_fields};
 use crate::context::Ctx;
 use crate::envelope::Success;
-use crate::error::{Result, ToolError};
+use crate::error::Result;
 use crate::state::StateLock;
 use crate::tool::parse_input;
 use crate::tools::{run, todo};
@@ -190,12 +190,7 @@ fn multi_edit(ctx: &Ctx, input: Value, ran: &mut &'static str) -> Result<Success
     let mut others = input.as_object().cloned().unwrap_or_default();
     others.remove("edits");
     others.remove("file_path");
-    if let Some(extra) = others.keys().find(|k| *k != "path") {
-        return Err(ToolError::invalid(
-            extra,
-            format!("MultiEdit: field `{extra}` is not one of MultiEdit's (file_path, edits)"),
-        ));
-    }
+    only_fields(&others, "MultiEdit", &["path", "file_path", "edits"])?;
     *ran = "write";
     let written = call_tool(ctx, "write", json!({"path": path, "content": content}))?;
     if rest.is_empty() {

@@ -4,7 +4,7 @@
 //! and grep with Codex's defaults, `read_file` reads a slice or the block around a line.
 
 use super::Agent::Codex;
-use super::{Alias, call_tool, count_field, rename_in, str_field};
+use super::{Alias, call_tool, count_field, only_fields, rename_in, str_field};
 use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Result, ToolError};
@@ -152,12 +152,7 @@ fn update_plan(ctx: &Ctx, input: Value, _: &mut &'static str) -> Result<Success>
             "update_plan: field `plan` (an array of {step, status}) is missing",
         ));
     };
-    if let Some(extra) = map.keys().next() {
-        return Err(ToolError::invalid(
-            extra,
-            format!("update_plan: unknown field `{extra}` (expected explanation, plan)"),
-        ));
-    }
+    only_fields(&map, "update_plan", &["explanation", "plan"])?;
     let mut todos = vec![];
     for (n, item) in plan.iter().enumerate() {
         let Some(item) = item.as_object() else {

@@ -5,7 +5,7 @@
 //! `allow_multiple`, `is_background`).
 
 use super::Agent::Gemini;
-use super::{Alias, call_tool, count_field, edit_creates, rename_in};
+use super::{Alias, call_tool, count_field, edit_creates, only_fields, rename_in};
 use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Result, ToolError};
@@ -184,12 +184,7 @@ fn web_fetch(ctx: &Ctx, input: Value, _: &mut &'static str) -> Result<Success> {
             ));
         }
     };
-    if let Some(extra) = map.keys().next() {
-        return Err(ToolError::invalid(
-            extra,
-            format!("web_fetch: unknown field `{extra}` (expected prompt)"),
-        ));
-    }
+    only_fields(&map, "web_fetch", &["prompt"])?;
     let urls = urls_in(&prompt);
     if urls.is_empty() {
         return Err(ToolError::invalid(
@@ -254,20 +249,20 @@ fn read_many_files(ctx: &Ctx, input: Value, _: &mut &'static str) -> Result<Succ
     let mut wanted = list("paths")?;
     wanted.extend(list("include")?);
     let exclude = list("exclude")?;
-    for (field, value) in &map {
-        match field.as_str() {
-            "paths" | "include" | "exclude" => {}
-            "recursive" | "useDefaultExcludes" | "file_filtering_options" => {
-                let _ = value; // our walker's own rules: .gitignore, hidden files, never .git
-            }
-            other => {
-                return Err(ToolError::invalid(
-                    other,
-                    format!("read_many_files: unknown field `{other}`"),
-                ));
-            }
-        }
-    }
+    // recursive, useDefaultExcludes and file_filtering_options take our walker's own rules:
+    // .gitignore, hidden files, never .git.
+    only_fields(
+        &map,
+        "read_many_files",
+        &[
+            "paths",
+            "include",
+            "exclude",
+            "recursive",
+            "useDefaultExcludes",
+            "file_filtering_options",
+        ],
+    )?;
     if wanted.is_empty() {
         return Err(ToolError::invalid(
             "paths",

@@ -266,6 +266,21 @@ pub fn edit_creates(ctx: &Ctx, input: Value, ran: &mut &'static str) -> Result<S
     call_tool(ctx, "edit", input)
 }
 
+/// Refuses a field not in `known` (the agent's own schema has `additionalProperties: false`),
+/// for a call of its own that takes its input apart by hand.
+fn only_fields(map: &Map<String, Value>, tool: &str, known: &[&str]) -> Result<()> {
+    match map.keys().find(|k| !known.contains(&k.as_str())) {
+        Some(extra) => Err(ToolError::invalid(
+            extra,
+            format!(
+                "{tool}: unknown field `{extra}` (expected {})",
+                known.join(", ")
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// A field's value when it is a string.
 #[allow(dead_code)] // used by the Codex and Gemini tables as they grow
 fn str_field<'a>(map: &'a Map<String, Value>, field: &str) -> Option<&'a str> {
