@@ -208,10 +208,22 @@ impl Resolved {
             entry: self.exposure.entry.clone(),
             changes_files: effect == Effect::ChangesFiles,
         };
+        // A call that is another of our tools runs as that tool: offered by the catalog, its
+        // hooks, its envelope (24.7).
+        let route = match alias {
+            Some(a) => a.routed(ctx, &input)?,
+            None => None,
+        };
+        let routed = route.is_some();
+        if let Some((tool, routed_input)) = route {
+            ctx.policy.admit(tool)?;
+            *ran = tools::find(tool).expect("a route names a registered tool");
+            input = routed_input;
+        }
         if let Some(given) = given {
             hooks::pre(ctx, self, ran.name(), given)?;
         }
-        let result = match alias.filter(|a| a.has_call()) {
+        let result = match alias.filter(|a| a.has_call() && !routed) {
             // The agent's tool is more than one call of ours, or needs the session.
             Some(a) => {
                 let mut name = a.tool;

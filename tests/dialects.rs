@@ -631,3 +631,45 @@ fn whole_floats_are_integers_for_the_agents_rules_too() {
     )
     .assert_invalid("offset");
 }
+
+#[test]
+fn a_call_that_is_another_tool_goes_under_that_tools_catalog_entry() {
+    let env = Env::new();
+    env.write_file("f.txt", "one\n");
+    let cfg = env.dir.path().join("catalog.toml");
+    std::fs::write(
+        &cfg,
+        "[tools.shell]\n[tools.Edit]\n[profiles.codex]\ntools = [\"shell\"]\n[profiles.both]\ntools = [\"shell\", \"apply_patch\", \"Edit\"]\n",
+    )
+    .unwrap();
+    let patch =
+        "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: g.txt\n+new\n*** End Patch\nEOF\n";
+    let call = |profile: &str, name: &str, input: Value| {
+        env.run(
+            &[
+                "--config",
+                cfg.to_str().unwrap(),
+                "--profile",
+                profile,
+                "call",
+            ],
+            &json!({"name": name, "input": input}).to_string(),
+        )
+    };
+    // the shell runs commands, but its patch is apply_patch, which this profile does not offer
+    let out = call("codex", "shell", json!({"command": ["bash", "-lc", patch]}));
+    out.assert_err("tool_disabled");
+    assert!(!env.path("g.txt").exists());
+    call("codex", "shell", json!({"command": ["true"]})).assert_ok();
+    let out = call("both", "shell", json!({"command": ["bash", "-lc", patch]}));
+    out.assert_ok();
+    assert_eq!(out.json["tool"], "apply_patch");
+    // Edit creating a file is a write: refused where write is not offered
+    let out = call(
+        "both",
+        "Edit",
+        json!({"file_path": env.path("h.txt"), "old_string": "", "new_string": "x"}),
+    );
+    out.assert_err("tool_disabled");
+    assert!(!env.path("h.txt").exists());
+}

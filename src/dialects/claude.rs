@@ -19,7 +19,7 @@ use serde_json::{Map, Value, json};
 pub static ALIASES: &[Alias] = &[
     Alias::new("Read", ClaudeCode, "read").adapt(read_from_zero),
     Alias::new("Write", ClaudeCode, "write"),
-    Alias::new("Edit", ClaudeCode, "edit").call(edit_creates),
+    Alias::new("Edit", ClaudeCode, "edit").route(edit_creates),
     Alias::new("MultiEdit", ClaudeCode, "edit").call(multi_edit),
     Alias::new("NotebookEdit", ClaudeCode, "notebook_edit").renames(&[("notebook_path", "path")]),
     Alias::new("Glob", ClaudeCode, "glob").adapt(glob),

@@ -29,6 +29,7 @@ pub static ALIASES: &[Alias] = &[
     Alias::new("shell", Codex, "run")
         .renames(&[("workdir", "cwd")])
         .ignored(ESCALATION)
+        .route(shell_patch)
         .call(shell),
     Alias::new("shell_command", Codex, "run")
         .renames(&[("workdir", "cwd")])
@@ -54,7 +55,7 @@ pub static ALIASES: &[Alias] = &[
 /// shell of ours reads them (`["bash", "-lc", S]` is bash running S). Codex models also send
 /// apply_patch this way: `["apply_patch", PATCH]` or `["bash", "-lc", "apply_patch <<'EOF'…"]`
 /// is the apply_patch tool (24.7).
-fn shell(ctx: &Ctx, input: Value, ran: &mut &'static str) -> Result<Success> {
+fn shell(ctx: &Ctx, input: Value, _: &mut &'static str) -> Result<Success> {
     let Value::Object(mut map) = input else {
         return call_tool(ctx, "run", input);
     };
@@ -91,26 +92,36 @@ fn shell(ctx: &Ctx, input: Value, ran: &mut &'static str) -> Result<Success> {
             "shell: `command` is an empty argv",
         ));
     }
-    if let Some(patch) = patch_of(&argv) {
-        if let Some(cwd) = map.get("cwd").and_then(Value::as_str) {
-            let at = crate::sandbox::resolve(ctx, "workdir", cwd)?;
-            if at.real != ctx.root_real {
-                return Err(ToolError::invalid(
-                    "workdir",
-                    format!("shell: apply_patch paths are relative to the root; workdir {} is not the root", at.shown),
-                )
-                .hint("Give the patch's paths relative to the root and leave workdir out (or set it to the root)."));
-            }
-        }
-        *ran = "apply_patch";
-        return call_tool(ctx, "apply_patch", json!({"patch": patch}));
-    }
     let words: Vec<String> = argv
         .iter()
         .map(|w| crate::catalog::hooks::quote(w))
         .collect();
     map.insert("command".into(), json!(format!("exec {}", words.join(" "))));
     call_tool(ctx, "run", Value::Object(map))
+}
+
+/// Codex models send apply_patch through `shell` (24.7): `["apply_patch", PATCH]` or
+/// `["bash", "-lc", "apply_patch <<'EOF'…"]` is the apply_patch tool. Its paths are relative
+/// to the root, so a workdir elsewhere is refused rather than guessed.
+fn shell_patch(ctx: &Ctx, map: &Map<String, Value>) -> Result<Option<(&'static str, Value)>> {
+    let Some(Value::Array(words)) = map.get("command") else {
+        return Ok(None);
+    };
+    let argv: Option<Vec<String>> = words.iter().map(|w| w.as_str().map(String::from)).collect();
+    let Some(patch) = argv.as_deref().and_then(patch_of) else {
+        return Ok(None);
+    };
+    if let Some(cwd) = map.get("cwd").and_then(Value::as_str) {
+        let at = crate::sandbox::resolve(ctx, "workdir", cwd)?;
+        if at.real != ctx.root_real {
+            return Err(ToolError::invalid(
+                "workdir",
+                format!("shell: apply_patch paths are relative to the root; workdir {} is not the root", at.shown),
+            )
+            .hint("Give the patch's paths relative to the root and leave workdir out (or set it to the root)."));
+        }
+    }
+    Ok(Some(("apply_patch", json!({"patch": patch}))))
 }
 
 /// The patch an argv carries to apply_patch, if it is one.

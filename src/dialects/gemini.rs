@@ -27,7 +27,7 @@ pub static ALIASES: &[Alias] = &[
     Alias::new("replace", Gemini, "edit")
         .adapt(replace)
         .ignored(&[INSTRUCTION])
-        .call(edit_creates),
+        .route(edit_creates),
     Alias::new("search_file_content", Gemini, "grep")
         .adapt(search_file_content)
         .renames(&[("include", "glob")]),

@@ -38,6 +38,11 @@ pub type Adapt = fn(&mut Map<String, Value>, &mut Vec<String>) -> Result<()>;
 /// ran when that differs (the envelope's `tool`).
 pub type Call = fn(&Ctx, Value, &mut &'static str) -> Result<Success>;
 
+/// A call that is another of our tools (Codex's shell carrying a patch, an Edit that creates its
+/// file): that tool and its input, decided before anything runs, so the call goes under that
+/// tool's catalog entry and hooks (24.7: they follow the tool that runs).
+pub type Route = fn(&Ctx, &Map<String, Value>) -> Result<Option<(&'static str, Value)>>;
+
 /// Whether an input is this agent's, where agents share a name (24.7).
 pub type Claims = fn(&Map<String, Value>) -> bool;
 
@@ -55,6 +60,7 @@ pub struct Alias {
     /// The first alias of a name that claims the input wins; one without `claims` takes the rest.
     claims: Option<Claims>,
     adapt: Option<Adapt>,
+    route: Option<Route>,
     call: Option<Call>,
 }
 
@@ -69,6 +75,7 @@ impl Alias {
             ignored: &[],
             claims: None,
             adapt: None,
+            route: None,
             call: None,
         }
     }
@@ -91,6 +98,10 @@ impl Alias {
     }
     pub const fn adapt(mut self, a: Adapt) -> Alias {
         self.adapt = Some(a);
+        self
+    }
+    pub const fn route(mut self, r: Route) -> Alias {
+        self.route = Some(r);
         self
     }
     pub const fn call(mut self, c: Call) -> Alias {
@@ -231,6 +242,14 @@ impl Alias {
     pub fn has_call(&self) -> bool {
         self.call.is_some()
     }
+
+    /// The other tool this call is, if it is one (see `Route`).
+    pub fn routed(&self, ctx: &Ctx, input: &Value) -> Result<Option<(&'static str, Value)>> {
+        match (self.route, input) {
+            (Some(route), Value::Object(map)) => route(ctx, map),
+            _ => Ok(None),
+        }
+    }
 }
 
 /// One of our tools, called from inside an alias's own call.
@@ -240,30 +259,30 @@ pub fn call_tool(ctx: &Ctx, tool: &str, input: Value) -> Result<Success> {
         .call(ctx, input)
 }
 
-/// Claude Code's Edit (and the seeds' edit_file) with an empty `old_string` on a missing file
-/// writes it (16.10); the envelope's `tool` is then `write`.
-pub fn edit_creates(ctx: &Ctx, input: Value, ran: &mut &'static str) -> Result<Success> {
-    let path = input
+/// Claude Code's Edit (and the seeds' edit_file, Gemini's replace) with an empty `old_string`
+/// on a missing file writes it (16.10); the envelope's `tool` is then `write`.
+pub fn edit_creates(ctx: &Ctx, map: &Map<String, Value>) -> Result<Option<(&'static str, Value)>> {
+    let path = map
         .get("path")
-        .or_else(|| input.get("file_path"))
+        .or_else(|| map.get("file_path"))
         .and_then(Value::as_str);
-    let empty = input.get("old_string").and_then(Value::as_str) == Some("");
-    if let (Some(path), true) = (path, empty)
-        && crate::sandbox::resolve(ctx, "path", path)
-            .is_ok_and(|t| t.real.symlink_metadata().is_err())
-    {
-        let content = input
-            .get("new_string")
-            .cloned()
-            .unwrap_or(Value::String(String::new()));
-        *ran = "write";
-        return call_tool(
-            ctx,
-            "write",
-            serde_json::json!({"path": path, "content": content}),
-        );
+    let empty = map.get("old_string").and_then(Value::as_str) == Some("");
+    let Some(path) = path.filter(|_| empty) else {
+        return Ok(None);
+    };
+    let missing = crate::sandbox::resolve(ctx, "path", path)
+        .is_ok_and(|t| t.real.symlink_metadata().is_err());
+    if !missing {
+        return Ok(None); // edit says why an empty old_string cannot be
     }
-    call_tool(ctx, "edit", input)
+    let content = map
+        .get("new_string")
+        .cloned()
+        .unwrap_or(Value::String(String::new()));
+    Ok(Some((
+        "write",
+        serde_json::json!({"path": path, "content": content}),
+    )))
 }
 
 /// Refuses a field not in `known` (the agent's own schema has `additionalProperties: false`),

@@ -20,7 +20,7 @@ pub static ALIASES: &[Alias] = &[
     Alias::new("write_file", Seeds, "write"),
     Alias::new("edit_file", Seeds, "edit")
         .renames(&[("old_str", "old_string"), ("new_str", "new_string")])
-        .call(edit_creates),
+        .route(edit_creates),
     Alias::new("search_files", Seeds, "grep")
         .renames(&[("file_pattern", "glob"), ("context", "-C")]),
     Alias::new("list_directory", Seeds, "tree").fixed(&[("depth", "1")]),
