@@ -24,6 +24,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// How long the keeper may take to leave after the shell's end before the tree is searched.
+const KEEPER_LEAVES: Duration = Duration::from_millis(50);
 /// How long descendants get between SIGTERM and SIGKILL, and how long output is drained after
 /// the shell exits (SPEC §15: 2 s each).
 pub const GRACE: Duration = Duration::from_secs(2);
@@ -388,9 +390,16 @@ pub fn finish(
                 if !proc::has_children() {
                     break;
                 }
-                leftovers = true;
-                end_all(&mut ended);
-                Phase::Ending(now + GRACE)
+                // The keeper leaves as soon as nothing is left below it, just after it reports
+                // the shell's end: waiting that moment out spares an empty tree the scan of
+                // /proc that finding leftovers takes (one open and read per process).
+                if keeper_exit.is_none() && proc::ends_within(keeper.pid, KEEPER_LEAVES) {
+                    Phase::Draining(t)
+                } else {
+                    leftovers = true;
+                    end_all(&mut ended);
+                    Phase::Ending(now + GRACE)
+                }
             }
             Phase::Ending(t) => {
                 if exit.is_some() && !proc::has_children() {

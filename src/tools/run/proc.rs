@@ -249,6 +249,17 @@ pub fn exit_fd(pid: u32) -> Option<OwnedFd> {
     open_pidfd(pid)
 }
 
+/// Whether `pid` ends within `within` (by its pidfd; false without one).
+pub fn ends_within(pid: u32, within: std::time::Duration) -> bool {
+    use rustix::event::{PollFd, PollFlags, poll};
+    let Some(fd) = exit_fd(pid) else {
+        return false;
+    };
+    let mut fds = [PollFd::new(&fd, PollFlags::IN)];
+    let limit = super::keeper::timespec(within);
+    matches!(poll(&mut fds, Some(&limit)), Ok(n) if n > 0)
+}
+
 pub fn signal_name(sig: i32) -> String {
     let name = match sig {
         libc::SIGHUP => "SIGHUP",
