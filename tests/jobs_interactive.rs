@@ -1,7 +1,8 @@
 //! Interactive jobs end to end (SPEC 22.6, 24.7): `run` with `interactive: true` keeps a
 //! background job's stdin open, `jobs` action `write` types into it from another `loopr-tool`
-//! process and answers with what it printed since. Every call is a process of its own, and
-//! every job a test starts is killed (a `Reaper` backs that up when an assertion fails first).
+//! process and answers with what it printed since; Codex's `exec_command` and `write_stdin` on
+//! top of them, with Codex's own answer text. Every call is a process of its own, and every job
+//! a test starts is killed (a `Reaper` backs that up when an assertion fails first).
 
 mod common;
 
@@ -332,3 +333,262 @@ fn a_long_answer_is_cut_as_runs_output_is_and_the_rest_stays_in_the_log() {
     end_all(&env, &m);
 }
 
+#[test]
+fn exec_command_that_ends_at_once_reports_its_exit_as_codex_does() {
+    let env = Env::new();
+    let m = mark("exec-end");
+    let _reaper = Reaper(m.clone(), vec![]);
+    let out = call(
+        &env,
+        &m,
+        "exec_command",
+        json!({"cmd": "printf 'a\\nb\\n'"}),
+    );
+    out.assert_ok();
+    let text = out.output();
+    assert!(text.starts_with("Wall time: "), "{text}");
+    assert!(
+        text.ends_with("\nProcess exited with code 0\nOutput:\na\nb\n"),
+        "{text}"
+    );
+    assert_eq!(out.data()["exit_code"], 0);
+    assert!(out.data().get("session_id").is_none());
+    assert!(!text.contains("session ID"));
+    // A non-zero exit is an answer, not a failure, as in Codex.
+    let out = call(&env, &m, "exec_command", json!({"cmd": "echo no; exit 3"}));
+    out.assert_ok();
+    assert!(
+        out.output()
+            .contains("Process exited with code 3\nOutput:\nno\n")
+    );
+    assert_eq!(out.data()["exit_code"], 3);
+    // workdir, shell and login as Codex gives them.
+    std::fs::create_dir(env.path("sub")).unwrap();
+    let out = call(
+        &env,
+        &m,
+        "exec_command",
+        json!({"cmd": "pwd; echo $0", "workdir": "sub", "shell": "/bin/sh"}),
+    );
+    assert!(out.output().ends_with("sub\n/bin/sh\n"), "{}", out.output());
+    let login = "shopt -q login_shell && echo login || echo plain";
+    let out = call(
+        &env,
+        &m,
+        "exec_command",
+        json!({"cmd": login, "shell": "bash", "login": true}),
+    );
+    assert!(
+        out.output().ends_with("Output:\nlogin\n"),
+        "{}",
+        out.output()
+    );
+    let out = call(&env, &m, "exec_command", json!({"cmd": login}));
+    assert!(
+        out.output().ends_with("Output:\nplain\n"),
+        "{}",
+        out.output()
+    );
+    end_all(&env, &m);
+}
+
+#[test]
+fn exec_command_then_write_stdin_is_one_session_across_processes() {
+    let env = Env::new();
+    let m = mark("exec-session");
+    let _reaper = Reaper(m.clone(), vec![]);
+    let t = Instant::now();
+    let started = call(
+        &env,
+        &m,
+        "exec_command",
+        json!({"cmd": "bash -c 'read x; echo got $x'", "yield_time_ms": 400}),
+    );
+    started.assert_ok();
+    assert!(
+        t.elapsed() >= Duration::from_millis(400),
+        "it waits its yield time"
+    );
+    let sid = started.data()["session_id"].as_u64().unwrap();
+    assert_eq!(started.data()["id"], sid.to_string());
+    assert!(
+        started.output().contains(&format!(
+            "\nProcess running with session ID {sid}\nOutput:\n"
+        )),
+        "{}",
+        started.output()
+    );
+    assert!(started.data().get("exit_code").is_none());
+
+    let answer = env.call(
+        "write_stdin",
+        json!({"session_id": sid, "chars": "hi\n", "yield_time_ms": 5000}),
+    );
+    answer.assert_ok();
+    assert!(
+        answer
+            .output()
+            .ends_with("\nProcess exited with code 0\nOutput:\ngot hi\n"),
+        "{}",
+        answer.output()
+    );
+    assert_eq!(answer.json["tool"], "jobs");
+    assert_eq!(answer.data()["exit_code"], 0);
+    assert!(answer.data().get("session_id").is_none());
+
+    // The session is over: Codex's "unknown session", here a clear invalid_input.
+    let again = env.call("write_stdin", json!({"session_id": sid, "chars": "x\n"}));
+    again.assert_invalid("id");
+    assert!(again.stdout.contains("has ended (exited 0)"));
+    end_all(&env, &m);
+}
+
+#[test]
+fn write_stdin_polls_with_empty_chars_and_takes_the_id_as_text() {
+    let env = Env::new();
+    let m = mark("poll");
+    let _reaper = Reaper(m.clone(), vec![]);
+    let started = call(
+        &env,
+        &m,
+        "exec_command",
+        json!({"cmd": "read x; sleep 0.3; echo late $x", "yield_time_ms": 250}),
+    );
+    let sid = started.data()["session_id"].as_u64().unwrap();
+    // Codex's default wait after a write is 250 ms: too short for the answer here.
+    let first = env.call(
+        "write_stdin",
+        json!({"session_id": sid.to_string(), "chars": "x\n"}),
+    );
+    first.assert_ok();
+    assert!(first.output().ends_with("Output:\n"), "{}", first.output());
+    // An empty write polls until the end (at least 5 s of waiting are allowed).
+    let poll = env.call("write_stdin", json!({"session_id": sid}));
+    poll.assert_ok();
+    assert!(
+        poll.output()
+            .ends_with("Process exited with code 0\nOutput:\nlate x\n"),
+        "{}",
+        poll.output()
+    );
+    end_all(&env, &m);
+}
+
+#[test]
+fn codex_fields_we_cannot_honour_warn_and_bad_ones_are_refused() {
+    let env = Env::new();
+    let m = mark("fields");
+    let _reaper = Reaper(m.clone(), vec![]);
+    let out = call(
+        &env,
+        &m,
+        "exec_command",
+        json!({"cmd": "echo ok", "sandbox_permissions": "require_escalated",
+               "justification": "why not", "tty": true, "yield_time_ms": 100000}),
+    );
+    out.assert_ok();
+    let warnings = out.data()["warnings"].to_string();
+    for w in [
+        "sandbox_permissions",
+        "justification",
+        "tty",
+        "yield_time_ms 100000",
+    ] {
+        assert!(warnings.contains(w), "{w}: {warnings}");
+    }
+    // max_output_tokens caps the output at about 4 characters a token.
+    let out = call(
+        &env,
+        &m,
+        "exec_command",
+        json!({"cmd": "seq 1 5000", "max_output_tokens": 100}),
+    );
+    out.assert_ok();
+    assert_eq!(out.data()["truncated"], true);
+    let shown = out.output().split("Output:\n").nth(1).unwrap();
+    assert!(shown.chars().count() <= 400 + 200, "{}", shown.len());
+    assert!(out.output().contains("Original token count: "));
+    assert!(out.output().contains("max_output_tokens 100"));
+    assert!(
+        shown.starts_with("1\n2\n") && shown.ends_with("5000\n"),
+        "{shown}"
+    );
+
+    for (tool, input, field) in [
+        (
+            "exec_command",
+            json!({"cmd": "true", "shell": "/no/such/sh"}),
+            "shell",
+        ),
+        (
+            "exec_command",
+            json!({"cmd": "true", "shell": "nosuchshell-xyz"}),
+            "shell",
+        ),
+        ("exec_command", json!({"command": "true"}), "command"),
+        ("exec_command", json!({}), "cmd"),
+        (
+            "write_stdin",
+            json!({"session_id": "abc", "chars": "x"}),
+            "session_id",
+        ),
+        (
+            "write_stdin",
+            json!({"session_id": -1, "chars": "x"}),
+            "session_id",
+        ),
+        ("write_stdin", json!({"chars": "x"}), "session_id"),
+    ] {
+        let out = env.call(tool, input.clone());
+        out.assert_invalid(field);
+    }
+    env.call("write_stdin", json!({"session_id": 99, "chars": "x"}))
+        .assert_err("not_found");
+    end_all(&env, &m);
+}
+
+#[test]
+fn a_catalog_offers_exec_command_and_write_stdin_as_codex_defines_them() {
+    let env = Env::new();
+    let file = env.dir.path().join("catalog.toml");
+    std::fs::write(&file, "[tools.exec_command]\n[tools.write_stdin]\n").unwrap();
+    let mut c = env.cmd();
+    c.arg("--config").arg(&file).arg("schema");
+    let out = common::finish(c);
+    let defs = out.json.as_array().unwrap();
+    let names: Vec<&str> = defs.iter().map(|d| d["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["exec_command", "write_stdin"]);
+    let exec = &defs[0];
+    assert_eq!(exec["input_schema"]["required"], json!(["cmd"]));
+    for field in [
+        "cmd",
+        "workdir",
+        "yield_time_ms",
+        "max_output_tokens",
+        "shell",
+        "login",
+    ] {
+        assert!(
+            exec["input_schema"]["properties"].get(field).is_some(),
+            "{field}"
+        );
+    }
+    // Its own description, not run's (whose fields it does not have).
+    let text = exec["description"].as_str().unwrap();
+    assert!(
+        text.contains("session ID") && !text.contains("`background: true`"),
+        "{text}"
+    );
+    let write = &defs[1];
+    assert_eq!(write["input_schema"]["required"], json!(["session_id"]));
+    assert_eq!(
+        write["input_schema"]["properties"]["session_id"]["type"],
+        "number"
+    );
+    assert!(
+        write["description"]
+            .as_str()
+            .unwrap()
+            .contains("exec_command session")
+    );
+}

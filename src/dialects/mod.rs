@@ -56,6 +56,9 @@ pub struct Alias {
     claims: Option<Claims>,
     adapt: Option<Adapt>,
     call: Option<Call>,
+    /// What a model reads under this name, where the tool's own description would mislead
+    /// (the agent's fields and answers differ from the tool's); a catalog's still wins.
+    pub description: Option<&'static str>,
 }
 
 impl Alias {
@@ -70,6 +73,7 @@ impl Alias {
             claims: None,
             adapt: None,
             call: None,
+            description: None,
         }
     }
     pub const fn renames(mut self, r: &'static [(&'static str, &'static str)]) -> Alias {
@@ -95,6 +99,10 @@ impl Alias {
     }
     pub const fn call(mut self, c: Call) -> Alias {
         self.call = Some(c);
+        self
+    }
+    pub const fn description(mut self, d: &'static str) -> Alias {
+        self.description = Some(d);
         self
     }
 }
