@@ -592,3 +592,46 @@ fn a_catalog_offers_exec_command_and_write_stdin_as_codex_defines_them() {
             .contains("exec_command session")
     );
 }
+
+#[test]
+fn a_catalog_time_limit_is_the_sessions_life_and_a_ceiling_on_a_writes_wait() {
+    let env = Env::new();
+    let m = mark("limit");
+    let _reaper = Reaper(m.clone(), vec![]);
+    let file = env.dir.path().join("catalog.toml");
+    std::fs::write(
+        &file,
+        "[tools.exec_command]\ntimeout_ms = 800\n[tools.write_stdin]\ntimeout_ms = 300\n",
+    )
+    .unwrap();
+    let with = |tool: &str, input: Value| {
+        let mut c = env.cmd();
+        c.env("LOOPR_TEST_MARK", &m)
+            .arg("--config")
+            .arg(&file)
+            .arg(tool)
+            .write_stdin(input.to_string());
+        common::finish(c)
+    };
+    let out = with(
+        "exec_command",
+        json!({"cmd": "read x; echo $x; sleep 600", "yield_time_ms": 200}),
+    );
+    out.assert_ok();
+    let sid = out.data()["session_id"].as_u64().unwrap();
+    let t = Instant::now();
+    let out = with(
+        "write_stdin",
+        json!({"session_id": sid, "chars": "hi\n", "yield_time_ms": 20000}),
+    );
+    out.assert_ok();
+    assert!(
+        t.elapsed() < Duration::from_secs(5),
+        "the catalog's 300 ms bound the wait"
+    );
+    assert!(out.output().ends_with("Output:\nhi\n"), "{}", out.output());
+    // At 800 ms the job is ended as a run at its timeout is.
+    let done = env.call("jobs", json!({"action": "wait", "id": sid.to_string()}));
+    assert_eq!(done.data()["state"], "timed out");
+    end_all(&env, &m);
+}

@@ -71,6 +71,9 @@ struct ExecCommand {
     max_output_tokens: Option<u64>,
     shell: Option<String>,
     login: Option<bool>,
+    /// Not Codex's: a catalog's `timeout_ms` for this name (limits::prepare puts run's field
+    /// in), the job's time limit.
+    timeout_ms: Option<u64>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -81,6 +84,8 @@ struct WriteStdin {
     chars: Option<String>,
     yield_time_ms: Option<u64>,
     max_output_tokens: Option<u64>,
+    /// Not Codex's: a catalog's `timeout_ms` for this name (jobs' field), a ceiling on the wait.
+    timeout_ms: Option<u64>,
 }
 
 /// `data` of both: the job, as Codex reports its process.
@@ -150,7 +155,7 @@ fn exec_command(ctx: &Ctx, input: Value, _: &mut &'static str) -> Result<Success
     let budget = budget(given.max_output_tokens);
     let run_input = run::Input {
         command: given.cmd,
-        timeout_ms: None,
+        timeout_ms: given.timeout_ms,
         cwd: given.workdir.filter(|w| !w.is_empty()),
         env: None,
         stdin: None,
@@ -196,7 +201,7 @@ fn write_stdin(ctx: &Ctx, input: Value, _: &mut &'static str) -> Result<Success>
         (MIN_YIELD_MS, MAX_YIELD_MS)
     };
     let wait = clamp_yield(ctx, given.yield_time_ms, WRITE_YIELD_MS, bounds);
-    let timeout = Duration::from_millis(wait);
+    let timeout = Duration::from_millis(given.timeout_ms.map_or(wait, |t| wait.min(t)));
     let mark = write::log_size(ctx, &id);
     write::send(ctx, &id, &chars, timeout)?;
     let left = timeout.saturating_sub(started.elapsed());
