@@ -180,6 +180,16 @@ fn a_job_that_ends_on_its_input_answers_with_its_last_words_then_refuses_more() 
     wait_until("the FIFO to go", Duration::from_secs(5), || {
         !common::exists(&fifo(&env, &id))
     });
+    // A job that ends on a write without a word says so, not "nothing within the wait".
+    let quiet = start(&env, &m, "read a", None);
+    let out = write(&env, &quiet, "bye\n");
+    out.assert_ok();
+    assert!(
+        out.output()
+            .starts_with(&format!("(no new output)\nJob {quiet} exited with code 0")),
+        "{}",
+        out.output()
+    );
     let after = write(&env, &id, "three\n");
     after.assert_invalid("id");
     assert_eq!(after.json["error"]["state"], "exited 0");

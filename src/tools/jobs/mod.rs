@@ -525,11 +525,13 @@ fn write(ctx: &Ctx, input: &Input) -> Result<Success> {
     let left = timeout.saturating_sub(started.elapsed());
     let a = write::collect(ctx, id, mark, left, write::Until::Quiet, write::BUDGET)?;
     let mut out = a.text.clone();
-    if a.text.is_empty() {
+    if a.text.is_empty() && a.job.state == State::Running {
         out.push_str(&format!(
             "(no new output within {})\n",
             secs(timeout.as_millis() as u64)
         ));
+    } else if a.text.is_empty() {
+        out.push_str("(no new output)\n");
     }
     out.push_str(&state_line(&a.job, false));
     let mut data = item(&a.job);
