@@ -433,6 +433,8 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]')
             [CompletionResult]::new('--background', '--background', [CompletionResultType]::ParameterName, 'Start the command detached and return its job id at once; see `jobs`. [default: false]')
             [CompletionResult]::new('--no-background', '--no-background', [CompletionResultType]::ParameterName, 'Sets background to false')
+            [CompletionResult]::new('--interactive', '--interactive', [CompletionResultType]::ParameterName, 'With `background: true` only: keep the job''s stdin open, so `jobs` action `write` can type into it later (a REPL, a prompt). `stdin` is still fed first. No terminal: the program sees a pipe. [default: false]')
+            [CompletionResult]::new('--no-interactive', '--no-interactive', [CompletionResultType]::ParameterName, 'Sets interactive to false')
             [CompletionResult]::new('--no-sandbox', '--no-sandbox', [CompletionResultType]::ParameterName, 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]')
             [CompletionResult]::new('--no-read-check', '--no-read-check', [CompletionResultType]::ParameterName, 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]')
             [CompletionResult]::new('--allow-private', '--allow-private', [CompletionResultType]::ParameterName, 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]')
@@ -444,10 +446,11 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             break
         }
         'loopr-tool;jobs' {
-            [CompletionResult]::new('--action', '--action', [CompletionResultType]::ParameterName, '`list` (default), `output`, `kill` or `wait`. [default: list]')
-            [CompletionResult]::new('--id', '--id', [CompletionResultType]::ParameterName, 'The job''s id (from run''s `data.id`), for output, kill and wait.')
+            [CompletionResult]::new('--action', '--action', [CompletionResultType]::ParameterName, '`list` (default), `output`, `kill`, `wait` or `write`. [default: list]')
+            [CompletionResult]::new('--id', '--id', [CompletionResultType]::ParameterName, 'The job''s id (from run''s `data.id`), for output, kill, wait and write.')
+            [CompletionResult]::new('--chars', '--chars', [CompletionResultType]::ParameterName, 'write: the text to type into the job''s stdin, newlines included (`"yes\n"`); `""` only looks for new output. The job must have been started with `interactive: true`.')
             [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'output/wait: where in the raw log to start, in bytes (a cut output and each page name the next offset). Default 0.')
-            [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'output with block, and wait: how long to wait, in milliseconds. [default: 30000]')
+            [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'output with block, and wait: how long to wait, in milliseconds (default 30000). write: how long to wait for the job to answer (default 1000); the answer comes as soon as the job has printed and fallen quiet for 0.1 s, or has ended. [default: 30000]')
             [CompletionResult]::new('--filter', '--filter', [CompletionResultType]::ParameterName, 'output/wait: keep only the lines matching this regular expression.')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')

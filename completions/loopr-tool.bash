@@ -1537,17 +1537,21 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__jobs)
-            opts="-h --action --id --offset --block --no-block --timeout-ms --filter --since-last --no-since-last --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --action --id --chars --offset --block --no-block --timeout-ms --filter --since-last --no-since-last --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --action)
-                    COMPREPLY=($(compgen -W "list output kill wait" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "list output kill wait write" -- "${cur}"))
                     return 0
                     ;;
                 --id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --chars)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1903,7 +1907,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__run)
-            opts="-h --command --timeout-ms --cwd --env --stdin --background --no-background --network --sandbox --sandbox-fallback --description --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --command --timeout-ms --cwd --env --stdin --background --no-background --interactive --no-interactive --network --sandbox --sandbox-fallback --description --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -415,6 +415,8 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand --profile 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]'
             cand --background 'Start the command detached and return its job id at once; see `jobs`. [default: false]'
             cand --no-background 'Sets background to false'
+            cand --interactive 'With `background: true` only: keep the job''s stdin open, so `jobs` action `write` can type into it later (a REPL, a prompt). `stdin` is still fed first. No terminal: the program sees a pipe. [default: false]'
+            cand --no-interactive 'Sets interactive to false'
             cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
             cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
             cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -425,10 +427,11 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'loopr-tool;jobs'= {
-            cand --action '`list` (default), `output`, `kill` or `wait`. [default: list]'
-            cand --id 'The job''s id (from run''s `data.id`), for output, kill and wait.'
+            cand --action '`list` (default), `output`, `kill`, `wait` or `write`. [default: list]'
+            cand --id 'The job''s id (from run''s `data.id`), for output, kill, wait and write.'
+            cand --chars 'write: the text to type into the job''s stdin, newlines included (`"yes\n"`); `""` only looks for new output. The job must have been started with `interactive: true`.'
             cand --offset 'output/wait: where in the raw log to start, in bytes (a cut output and each page name the next offset). Default 0.'
-            cand --timeout-ms 'output with block, and wait: how long to wait, in milliseconds. [default: 30000]'
+            cand --timeout-ms 'output with block, and wait: how long to wait, in milliseconds (default 30000). write: how long to wait for the job to answer (default 1000); the answer comes as soon as the job has printed and fallen quiet for 0.1 s, or has ended. [default: 30000]'
             cand --filter 'output/wait: keep only the lines matching this regular expression.'
             cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
             cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'

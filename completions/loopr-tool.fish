@@ -404,6 +404,8 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l config -d 
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l background -d 'Start the command detached and return its job id at once; see `jobs`. [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l no-background -d 'Sets background to false'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l interactive -d 'With `background: true` only: keep the job\'s stdin open, so `jobs` action `write` can type into it later (a REPL, a prompt). `stdin` is still fed first. No terminal: the program sees a pipe. [default: false]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l no-interactive -d 'Sets interactive to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -411,13 +413,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l allow-dang
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l pretty -d 'Indent the JSON'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l action -d '`list` (default), `output`, `kill` or `wait`. [default: list]' -r -f -a "list\t''
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l action -d '`list` (default), `output`, `kill`, `wait` or `write`. [default: list]' -r -f -a "list\t''
 output\t''
 kill\t''
-wait\t''"
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l id -d 'The job\'s id (from run\'s `data.id`), for output, kill and wait.' -r
+wait\t''
+write\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l id -d 'The job\'s id (from run\'s `data.id`), for output, kill, wait and write.' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l chars -d 'write: the text to type into the job\'s stdin, newlines included (`"yes\\n"`); `""` only looks for new output. The job must have been started with `interactive: true`.' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l offset -d 'output/wait: where in the raw log to start, in bytes (a cut output and each page name the next offset). Default 0.' -r
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l timeout-ms -d 'output with block, and wait: how long to wait, in milliseconds. [default: 30000]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l timeout-ms -d 'output with block, and wait: how long to wait, in milliseconds (default 30000). write: how long to wait for the job to answer (default 1000); the answer comes as soon as the job has printed and fallen quiet for 0.1 s, or has ended. [default: 30000]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l filter -d 'output/wait: keep only the lines matching this regular expression.' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r

@@ -102,6 +102,9 @@ impl Resolved {
         if self.tool.name() == COMMAND_TOOL {
             return tools::command::describe(&self.exposure.name, entry);
         }
+        if let Some(d) = self.alias.and_then(|a| a.description) {
+            return d.to_string();
+        }
         self.tool.description().to_string()
     }
 

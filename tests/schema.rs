@@ -92,7 +92,11 @@ fn samples() -> Vec<(&'static str, Value, Value)> {
             json!({"command": "true", "env": {"A": "1"}, "timeout_ms": 5000}),
             json!({"command": "true", "env": {"A": 1}}),
         ),
-        ("jobs", json!({"action": "list"}), json!({"action": "stop"})),
+        (
+            "jobs",
+            json!({"action": "write", "id": "1", "chars": "y\n", "timeout_ms": 100}),
+            json!({"action": "write", "id": "1", "chars": 5}),
+        ),
         (
             "todo",
             json!({"action": "write", "todos": [{"content": "x", "status": "pending"}]}),

@@ -89,6 +89,8 @@ fn run_hook(ctx: &Ctx, hook: &Hook, command: &str, stdin: &Value) -> Result<Ran>
         confine: iso.confinement(ctx),
         tmpdir: iso.tmpdir.clone(),
         nice: None,
+        shell: None,
+        login: false,
     };
     let mut capture = Capture::new(None, OUTPUT_CAP);
     // A hook has a time limit of its own: the call's deadline or cancel does not cut it short.

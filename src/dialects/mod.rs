@@ -62,6 +62,9 @@ pub struct Alias {
     adapt: Option<Adapt>,
     route: Option<Route>,
     call: Option<Call>,
+    /// What a model reads under this name, where the tool's own description would mislead
+    /// (the agent's fields and answers differ from the tool's); a catalog's still wins.
+    pub description: Option<&'static str>,
 }
 
 impl Alias {
@@ -77,6 +80,7 @@ impl Alias {
             adapt: None,
             route: None,
             call: None,
+            description: None,
         }
     }
     pub const fn renames(mut self, r: &'static [(&'static str, &'static str)]) -> Alias {
@@ -106,6 +110,10 @@ impl Alias {
     }
     pub const fn call(mut self, c: Call) -> Alias {
         self.call = Some(c);
+        self
+    }
+    pub const fn description(mut self, d: &'static str) -> Alias {
+        self.description = Some(d);
         self
     }
 }

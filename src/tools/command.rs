@@ -101,6 +101,7 @@ impl Tool for Command {
             env: None,
             stdin: None,
             background: None,
+            interactive: None,
             network: None,
             sandbox: entry.sandbox.as_deref().and_then(run::confine::Mode::parse),
             sandbox_fallback: None,

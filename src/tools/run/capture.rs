@@ -41,6 +41,8 @@ pub struct Capture {
     cut: Option<Cut>,
     ring: Vec<u8>,
     ring_start: u64,
+    /// The log offset of the first byte fed (`from_offset`), else 0.
+    base: u64,
     write_error: Option<std::io::Error>,
 }
 
@@ -64,9 +66,20 @@ impl Capture {
         Self::with_log_cap(log, budget, LOG_CAP)
     }
 
+    /// A capture of a log's bytes from `base` on, without a log of its own (`jobs write`): its
+    /// cut line names offsets in that log.
+    pub fn from_offset(budget: usize, base: u64) -> Capture {
+        let mut c = Self::with_log_cap(None, budget, LOG_CAP);
+        c.cleaner = Some(Cleaner::new(base));
+        c.ring_start = base;
+        c.base = base;
+        c
+    }
+
     pub fn with_log_cap(log: Option<File>, budget: usize, log_cap: u64) -> Capture {
         let head_budget = budget / 3;
         Capture {
+            base: 0,
             log,
             log_cap,
             log_bytes: 0,
@@ -179,7 +192,7 @@ impl Capture {
                 head.push('\n');
                 Cut {
                     head,
-                    raw_end: 0,
+                    raw_end: self.base,
                     lines: 0,
                 }
             }

@@ -44,6 +44,12 @@ pub struct Spec {
     /// The niceness the command runs at (a catalog's heavy lane: 10).
     #[serde(default)]
     pub nice: Option<i32>,
+    /// The shell to run the command with, instead of bash (Codex's `exec_command` `shell`).
+    #[serde(default)]
+    pub shell: Option<PathBuf>,
+    /// Run it as a login shell (`-l`), which reads the user's profile first.
+    #[serde(default)]
+    pub login: bool,
 }
 
 /// The environment that makes a command non-interactive by construction (SPEC §15); the
@@ -59,12 +65,21 @@ pub const NON_INTERACTIVE: &[(&str, &str)] = &[
 
 /// `bash`, found on PATH (or in /bin, /usr/bin), else `/bin/sh`.
 fn shell() -> PathBuf {
+    find_shell("bash").unwrap_or_else(|| PathBuf::from("/bin/sh"))
+}
+
+/// A shell named by a model (`/bin/zsh`, `bash`): a path must be an executable file; a bare
+/// name is looked up on PATH (and in /bin, /usr/bin).
+pub fn find_shell(name: &str) -> Option<PathBuf> {
+    if name.contains('/') {
+        let p = PathBuf::from(name);
+        return (p.is_absolute() && is_executable(&p)).then_some(p);
+    }
     let path = std::env::var_os("PATH").unwrap_or_default();
     std::env::split_paths(&path)
         .chain([PathBuf::from("/usr/bin"), PathBuf::from("/bin")])
-        .map(|d| d.join("bash"))
+        .map(|d| d.join(name))
         .find(|p| is_executable(p))
-        .unwrap_or_else(|| PathBuf::from("/bin/sh"))
 }
 
 fn is_executable(p: &Path) -> bool {
@@ -121,6 +136,12 @@ fn parse_exit(line: &str) -> Option<Exit> {
 /// terminal), stdout and stderr on one pipe, stdin `/dev/null` or the given text, inside its
 /// confinement. Returns once the shell runs, or why nothing ran.
 pub fn spawn(spec: &Spec) -> Result<Running, Refusal> {
+    spawn_with(spec, None)
+}
+
+/// As `spawn`, with `stdin` as the command's stdin when given (an interactive job's FIFO,
+/// stdin.rs); `spec.stdin` is then the caller's to write.
+pub fn spawn_with(spec: &Spec, stdin: Option<std::os::fd::OwnedFd>) -> Result<Running, Refusal> {
     let io = |e: std::io::Error| Refusal {
         mode: None,
         message: format!("could not start the command: {e}"),
@@ -132,10 +153,11 @@ pub fn spawn(spec: &Spec) -> Result<Running, Refusal> {
     let mut cmd = Command::new("/proc/self/exe");
     cmd.arg(keeper::COMMAND).current_dir(&spec.cwd);
     cmd.stdout(writer.try_clone().map_err(io)?).stderr(writer);
-    cmd.stdin(if spec.stdin.is_some() {
-        Stdio::piped()
-    } else {
-        Stdio::null()
+    let fed = stdin.is_some();
+    cmd.stdin(match stdin {
+        Some(fd) => Stdio::from(fd),
+        None if spec.stdin.is_some() => Stdio::piped(),
+        None => Stdio::null(),
     });
     let theirs_fd = theirs.as_raw_fd();
     let nice = spec.nice;
@@ -170,7 +192,8 @@ pub fn spawn(spec: &Spec) -> Result<Running, Refusal> {
     });
     let order = Order {
         parent: std::process::id(),
-        shell: shell(),
+        shell: spec.shell.clone().unwrap_or_else(shell),
+        login: spec.login,
         command: spec.command.clone(),
         env: NON_INTERACTIVE
             .iter()
@@ -207,7 +230,7 @@ pub fn spawn(spec: &Spec) -> Result<Running, Refusal> {
         let _ = child.wait();
         return Err(ended_early());
     };
-    if let (Some(text), Some(mut stdin)) = (spec.stdin.clone(), child.stdin.take()) {
+    if let (Some(text), Some(mut stdin), false) = (spec.stdin.clone(), child.stdin.take(), fed) {
         // A command that never reads its stdin must not block us: a thread writes it, and
         // gives up with EPIPE when the command is gone.
         std::thread::spawn(move || {

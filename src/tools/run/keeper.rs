@@ -47,6 +47,9 @@ pub struct Order {
     /// The process the keeper answers to; when it is gone, so is the command.
     pub parent: u32,
     pub shell: PathBuf,
+    /// `-l` before `-c`: a login shell.
+    #[serde(default)]
+    pub login: bool,
     pub command: String,
     /// Added to the shell's environment (the keeper's own stays ours).
     pub env: Vec<(String, String)>,
@@ -110,6 +113,9 @@ fn start(order: &Order) -> Result<(u32, Trap), Refusal> {
     let prepared = Prepared::new(c).map_err(|(step, e)| refusal(c, Some(step), &e))?;
     let hooks = prepared.hooks();
     let mut cmd = Command::new(&order.shell);
+    if order.login {
+        cmd.arg("-l");
+    }
     cmd.arg("-c").arg(&order.command);
     cmd.envs(order.env.iter().map(|(k, v)| (k, v)));
     // SAFETY: `enter` makes only raw syscalls on numbers made before the fork.

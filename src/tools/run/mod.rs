@@ -19,6 +19,7 @@ pub mod proc;
 pub mod record;
 pub mod runtime;
 pub mod signals;
+pub mod stdin;
 pub mod supervisor;
 
 use crate::caps;
@@ -76,6 +77,11 @@ pub struct Input {
     #[serde(alias = "run_in_background")]
     #[schemars(extend("default" = false))]
     pub background: Option<bool>,
+    /// With `background: true` only: keep the job's stdin open, so `jobs` action `write` can
+    /// type into it later (a REPL, a prompt). `stdin` is still fed first. No terminal: the
+    /// program sees a pipe.
+    #[schemars(extend("default" = false))]
+    pub interactive: Option<bool>,
     /// `inherit` (default) or `none`: no network, only a private loopback. Unix sockets that
     /// are files (e.g. /var/run/docker.sock) are not network: they stay reachable.
     #[schemars(extend("default" = "inherit"))]
@@ -105,7 +111,7 @@ impl Tool for Run {
     const DESCRIPTION: &'static str = "Runs a shell command with `bash -c` in the sandbox root (or `cwd`) and returns its output: stdout and stderr interleaved as written, colour codes removed, progress lines collapsed, and the last line `Exit code: N (T s)`. A non-zero exit is an error that still carries all the output. \
 Prefer the file tools for files: read (not cat/head/tail), edit (not sed/awk), write (not echo >), glob (not find/ls), grep (not grep/rg) — they are faster, safer and track what you read. Use run for git, builds, tests, package managers and programs. \
 Nothing can wait for input: stdin is /dev/null (or `stdin`), there is no terminal, and CI=true, PAGER=cat, GIT_TERMINAL_PROMPT=0, TERM=dumb, NO_COLOR=1 are set; pass non-interactive flags (`-y`, `--no-edit`). Quote paths with spaces in double quotes. \
-`timeout_ms` (default 120000, max 600000) ends the command and every process it started. A foreground run also ends, 2 s after the shell exits, any process it left running: to keep a server running, start it with `background: true`, which returns a job id at once; then use `jobs` to page its output (`action: output`, `block: true` to wait for the end), and `jobs` `action: kill` to stop it. \
+`timeout_ms` (default 120000, max 600000) ends the command and every process it started. A foreground run also ends, 2 s after the shell exits, any process it left running: to keep a server running, start it with `background: true`, which returns a job id at once; then use `jobs` to page its output (`action: output`, `block: true` to wait for the end), and `jobs` `action: kill` to stop it. With `interactive: true` as well, its stdin stays open: `jobs` `action: write` types into it (a REPL, a prompt) and answers with what it printed. \
 Output over 30,000 characters keeps its start and its end with a line saying how much was cut; every run's whole log is kept, and `jobs` `action: output` with the run's `id` and an `offset` pages it. \
 `network: none` runs the command without network access (unix sockets that are files stay reachable). `sandbox: workspace-write` lets it write only under the root and its own TMPDIR, `read-only` nowhere; both are enforced by the kernel. Commands that would destroy the machine (`rm -rf /`, `mkfs`, `dd` onto a disk, `curl … | sh`, fork bombs) are refused with `blocked_command`.";
     const POSITIONALS: &'static [&'static str] = &["command"];
@@ -128,7 +134,7 @@ Output over 30,000 characters keeps its start and its end with a line saying how
     }
 
     fn run(ctx: &Ctx, input: Input) -> Result<Success> {
-        start(ctx, input, None)
+        start(ctx, input, Shell::default(), None)
     }
 }
 
@@ -140,15 +146,39 @@ pub fn run_keeping_cwd(
     input: Input,
     final_cwd: &mut Option<std::path::PathBuf>,
 ) -> Result<Success> {
-    start(ctx, input, Some(final_cwd))
+    start(ctx, input, Shell::default(), Some(final_cwd))
+}
+
+/// The shell a command runs in, where an agent's tool names one (Codex's `exec_command`).
+#[derive(Debug, Default)]
+pub struct Shell {
+    /// Instead of bash; a path to an executable (exec::find_shell).
+    pub program: Option<std::path::PathBuf>,
+    /// `-l`: a login shell.
+    pub login: bool,
+}
+
+/// As `run`, in the shell given.
+pub fn run_in_shell(ctx: &Ctx, input: Input, shell: Shell) -> Result<Success> {
+    start(ctx, input, shell, None)
 }
 
 fn start(
     ctx: &Ctx,
     input: Input,
+    shell: Shell,
     final_cwd: Option<&mut Option<std::path::PathBuf>>,
 ) -> Result<Success> {
     {
+        let background = input.background.unwrap_or(false);
+        let interactive = input.interactive.unwrap_or(false);
+        if interactive && !background {
+            return Err(ToolError::invalid(
+                "interactive",
+                "field `interactive` needs `background: true`: only a background job can be written to later",
+            )
+            .hint("Add background: true, then type into it with jobs (action \"write\", id, chars); or give the whole input at once as `stdin`."));
+        }
         if input.command.trim().is_empty() {
             return Err(ToolError::invalid("command", "field `command` is empty")
                 .hint("Give the shell command to run, e.g. \"git status\"."));
@@ -242,7 +272,6 @@ fn start(
             // Before the caller's env, which may name its own.
             env.insert(0, ("TMPDIR".into(), t.to_string_lossy().into_owned()));
         }
-        let background = input.background.unwrap_or(false);
         // Where the shell writes the directory it ended in: the private TMPDIR under
         // workspace-write (the only place it may write), else the session's state dir. A
         // read-only sandbox leaves it nowhere to write: the directory is then not kept.
@@ -275,6 +304,8 @@ fn start(
             tmpdir: iso.tmpdir.clone(),
             // A heavy lane's commands yield the machine to the rest (SPEC 19.2).
             nice: (lane == Lane::Heavy).then_some(10),
+            shell: shell.program,
+            login: shell.login,
         };
         let job = Job {
             id: String::new(),
@@ -295,6 +326,7 @@ fn start(
             read_offset: 0,
             processes_ended: 0,
             note: None,
+            interactive,
         };
         let sandbox = iso.data();
         if job.background {

@@ -285,6 +285,11 @@ pub fn signal_name(sig: i32) -> String {
     name.to_string()
 }
 
+/// The number of a signal named as `signal_name` names it.
+pub fn signal_number(name: &str) -> Option<i32> {
+    (1..=64).find(|&n| signal_name(n) == name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -62,6 +62,10 @@ pub struct Job {
     /// Why the record was settled by someone other than its owner.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Started with `interactive: true`: its stdin is a FIFO (`stdin_path`) that `jobs write`
+    /// feeds from any process, open until the job ends.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub interactive: bool,
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -77,6 +81,12 @@ pub fn logs_dir(session_dir: &Path) -> PathBuf {
 
 pub fn log_path(session_dir: &Path, id: &str) -> PathBuf {
     logs_dir(session_dir).join(format!("{id}.log"))
+}
+
+/// An interactive job's stdin: a FIFO beside its log, made and removed by its supervisor
+/// (stdin.rs).
+pub fn stdin_path(session_dir: &Path, id: &str) -> PathBuf {
+    logs_dir(session_dir).join(format!("{id}.stdin"))
 }
 
 pub fn now_ms() -> u64 {
@@ -145,6 +155,8 @@ pub fn begin(ctx: &Ctx, mut job: Job) -> Result<Job> {
         };
         let old = jobs.jobs.remove(i);
         let _ = std::fs::remove_file(log_path(lock.dir(), &old.id));
+        // A supervisor that was killed leaves its FIFO behind.
+        let _ = std::fs::remove_file(stdin_path(lock.dir(), &old.id));
     }
     lock.save(FILE, &jobs, false)?;
     Ok(job)
@@ -169,6 +181,7 @@ pub fn forget(ctx: &Ctx, id: &str) -> Result<()> {
     let mut jobs: Jobs = lock.load(FILE)?;
     jobs.jobs.retain(|j| j.id != id);
     let _ = std::fs::remove_file(log_path(lock.dir(), id));
+    let _ = std::fs::remove_file(stdin_path(lock.dir(), id));
     lock.save(FILE, &jobs, false)
 }
 

@@ -16,6 +16,7 @@ use super::isolation;
 use super::keeper::Refusal;
 use super::proc::{self, ProcId};
 use super::record::{self, Job};
+use super::stdin;
 use crate::context::{Ctx, Globals};
 use crate::envelope::{Format, Success};
 use crate::error::{Code, Result, ToolError};
@@ -67,6 +68,12 @@ pub fn start(ctx: &Ctx, job: Job, spec: Spec, sandbox: serde_json::Value) -> Res
         "Its output goes to its log. Page it with jobs (action \"output\", id \"{0}\"; block: true waits for the end); stop it with jobs (action \"kill\", id \"{0}\").\n",
         job.id
     ));
+    if job.interactive {
+        out.push_str(&format!(
+            "Its stdin stays open: type into it with jobs (action \"write\", id \"{}\", chars \"…\\n\"), which answers with what it printed since.\n",
+            job.id
+        ));
+    }
     let mut data = json!({
         "id": job.id,
         "background": true,
@@ -78,6 +85,9 @@ pub fn start(ctx: &Ctx, job: Job, spec: Spec, sandbox: serde_json::Value) -> Res
     });
     if let Some(d) = &job.description {
         data["description"] = json!(d);
+    }
+    if job.interactive {
+        data["interactive"] = json!(true);
     }
     Ok(Success::new(out, data))
 }
@@ -178,9 +188,39 @@ pub fn main() -> i32 {
         ));
         return 1;
     }
-    let running = match exec::spawn(&order.spec) {
+    // An interactive job's stdin: its FIFO, whose write end we hold until the job ends.
+    let fifo = job
+        .interactive
+        .then(|| record::stdin_path(&crate::state::session_dir(&ctx), &order.id));
+    let made = fifo.as_deref().map(|path| {
+        let ends = stdin::make(path)?;
+        if let Some(text) = &order.spec.stdin {
+            stdin::feed(path, &ends, text)?;
+        }
+        Ok::<_, std::io::Error>(ends)
+    });
+    let (stdin, keep) = match made.transpose() {
+        Ok(ends) => ends.map_or((None, None), |e| (Some(e.read), Some(e.write))),
+        Err(e) => {
+            if let Some(f) = &fifo {
+                let _ = std::fs::remove_file(f);
+            }
+            answer(&format!(
+                "err {}",
+                json!({"message": format!("could not make the job's stdin FIFO: {e}")})
+            ));
+            return 1;
+        }
+    };
+    let forget_fifo = || {
+        if let Some(f) = &fifo {
+            let _ = std::fs::remove_file(f);
+        }
+    };
+    let running = match exec::spawn_with(&order.spec, stdin) {
         Ok(r) => r,
         Err(r) => {
+            forget_fifo();
             answer(&format!(
                 "err {}",
                 serde_json::to_string(&r).unwrap_or_default()
@@ -205,6 +245,9 @@ pub fn main() -> i32 {
         None,
     );
     isolation::remove_tmpdir(order.spec.tmpdir.as_ref());
+    // The job has ended: a later write finds no FIFO and says so.
+    drop(keep);
+    forget_fifo();
     let captured = capture.finish(&super::page_hint(&order.id));
     // The log is all a later reader has: say there what the end was like.
     let note = if outcome.timed_out {

@@ -1,6 +1,9 @@
-//! `jobs` (SPEC §15, 16.8): the session's runs — list them, page a log, wait for the end, kill.
-//! Everything comes from the job records and logs in the state dir, so this works from any
-//! `loopr-tool` process, not only the one that started the job.
+//! `jobs` (SPEC §15, 16.8): the session's runs — list them, page a log, wait for the end, kill,
+//! and type into an interactive one (write.rs). Everything comes from the job records, logs and
+//! FIFOs in the state dir, so this works from any `loopr-tool` process, not only the one that
+//! started the job.
+
+pub mod write;
 
 use crate::caps;
 use crate::context::Ctx;
@@ -34,23 +37,31 @@ pub enum Action {
     Kill,
     /// Wait for the job to end (up to `timeout_ms`), then show its output: `output` with `block`.
     Wait,
+    /// Type `chars` into an interactive job's stdin, then show what it printed since the last
+    /// read.
+    Write,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Input {
-    /// `list` (default), `output`, `kill` or `wait`.
+    /// `list` (default), `output`, `kill`, `wait` or `write`.
     #[schemars(extend("default" = "list"))]
     pub action: Option<Action>,
-    /// The job's id (from run's `data.id`), for output, kill and wait.
+    /// The job's id (from run's `data.id`), for output, kill, wait and write.
     pub id: Option<String>,
+    /// write: the text to type into the job's stdin, newlines included (`"yes\n"`); `""` only
+    /// looks for new output. The job must have been started with `interactive: true`.
+    pub chars: Option<String>,
     /// output/wait: where in the raw log to start, in bytes (a cut output and each page name
     /// the next offset). Default 0.
     pub offset: Option<u64>,
     /// output: wait for the job to end (or `timeout_ms`) before answering. Default false.
     #[schemars(extend("default" = false))]
     pub block: Option<bool>,
-    /// output with block, and wait: how long to wait, in milliseconds.
+    /// output with block, and wait: how long to wait, in milliseconds (default 30000). write:
+    /// how long to wait for the job to answer (default 1000); the answer comes as soon as the
+    /// job has printed and fallen quiet for 0.1 s, or has ended.
     #[schemars(range(min = 1, max = 600_000), extend("default" = 30_000))]
     pub timeout_ms: Option<u64>,
     /// output/wait: keep only the lines matching this regular expression.
@@ -67,9 +78,10 @@ impl Tool for Jobs {
     const SUMMARY: &'static str = "List, page, wait for and kill the session's runs";
     const DESCRIPTION: &'static str = "Looks after the session's runs, background ones above all. `list` (default): every run, newest first, with its state (running, exited N, killed, timed out). \
 `output` with `id`: the run's log from `offset` (bytes; each page names the next offset), cleaned like run's output, with the job's state; `block: true` first waits for the job to end or for `timeout_ms` (default 30000). `wait` is output with block. `filter` keeps matching lines; `since_last: true` shows only what is new since the previous such call. \
-`kill` with `id`: ends the job and every process it started (SIGTERM, then SIGKILL after 2 s); a job that already ended is not an error. Works from any loopr-tool process of the same session.";
+`kill` with `id`: ends the job and every process it started (SIGTERM, then SIGKILL after 2 s); a job that already ended is not an error. \
+`write` with `id` and `chars`: types `chars` into a job started with run's `interactive: true` (a REPL, a prompt: there is no terminal, the program reads a pipe), then waits up to `timeout_ms` (default 1000) until it prints and falls quiet or ends, and returns what it printed since the last read, with its state. Works from any loopr-tool process of the same session.";
     const POSITIONALS: &'static [&'static str] = &["action"];
-    const EXAMPLES: &'static str = "  echo '{\"action\": \"output\", \"id\": \"3\", \"block\": true}' | loopr-tool jobs\n  loopr-tool jobs kill --id 3";
+    const EXAMPLES: &'static str = "  echo '{\"action\": \"output\", \"id\": \"3\", \"block\": true}' | loopr-tool jobs\n  echo '{\"action\": \"write\", \"id\": \"4\", \"chars\": \"print(6*7)\\n\"}' | loopr-tool jobs\n  loopr-tool jobs kill --id 3";
     const HINTS: Hints = Hints::DESTRUCTIVE;
 
     fn read_only(input: &Input) -> bool {
@@ -84,7 +96,7 @@ impl Tool for Jobs {
         // SPEC 24.7: in mcp a wait only looks too, so a read is never held behind it.
         match input.action.unwrap_or_default() {
             Action::List | Action::Output | Action::Wait => Effect::Reads,
-            Action::Kill => Effect::Commands,
+            Action::Kill | Action::Write => Effect::Commands,
         }
     }
 
@@ -95,6 +107,7 @@ impl Tool for Jobs {
             Action::List => list(ctx),
             Action::Output | Action::Wait => output(ctx, action, &input),
             Action::Kill => kill(ctx, input.id.as_deref().unwrap_or_default()),
+            Action::Write => write(ctx, &input),
         }
     }
 }
@@ -106,9 +119,11 @@ fn check_fields(action: Action, i: &Input) -> Result<()> {
         Action::Output => "output",
         Action::Kill => "kill",
         Action::Wait => "wait",
+        Action::Write => "write",
     };
     let given = [
         ("id", i.id.is_some()),
+        ("chars", i.chars.is_some()),
         ("offset", i.offset.is_some()),
         ("block", i.block.is_some()),
         ("timeout_ms", i.timeout_ms.is_some()),
@@ -127,6 +142,7 @@ fn check_fields(action: Action, i: &Input) -> Result<()> {
             "since_last",
         ],
         Action::Wait => &["id", "offset", "timeout_ms", "filter", "since_last"],
+        Action::Write => &["id", "chars", "timeout_ms"],
     };
     for (field, present) in given {
         if present && !allowed.contains(&field) {
@@ -146,6 +162,13 @@ fn check_fields(action: Action, i: &Input) -> Result<()> {
             ToolError::invalid("id", format!("action `{word}` needs the job's `id`"))
                 .hint("`jobs` with action list shows the ids."),
         );
+    }
+    if action == Action::Write && i.chars.is_none() {
+        return Err(ToolError::invalid(
+            "chars",
+            "action `write` needs `chars`, the text to type (\"\" only looks for new output)",
+        )
+        .hint("End a line with \\n, as pressing Enter would."));
     }
     if action == Action::Output && i.timeout_ms.is_some() && i.block != Some(true) {
         return Err(ToolError::invalid(
@@ -170,7 +193,7 @@ fn find(ctx: &Ctx, id: &str) -> Result<Job> {
 }
 
 fn item(j: &Job) -> Value {
-    json!({
+    let mut v = json!({
         "id": j.id,
         "description": j.description,
         "command": j.command,
@@ -182,7 +205,11 @@ fn item(j: &Job) -> Value {
         "background": j.background,
         "cwd": j.cwd,
         "output_bytes": j.output_bytes,
-    })
+    });
+    if j.interactive {
+        v["interactive"] = json!(true);
+    }
+    v
 }
 
 fn list(ctx: &Ctx) -> Result<Success> {
@@ -206,7 +233,13 @@ fn list(ctx: &Ctx) -> Result<Success> {
             j.id,
             j.state_text(),
             secs(j.duration_ms()),
-            if j.background { "(background) " } else { "" },
+            if j.interactive {
+                "(interactive) "
+            } else if j.background {
+                "(background) "
+            } else {
+                ""
+            },
             label,
             j.started_at
         ));
@@ -478,6 +511,34 @@ fn kill(ctx: &Ctx, id: &str) -> Result<Success> {
     out.push_str(&state_line(&job, false));
     let mut data = item(&job);
     data["processes_ended"] = json!(ended);
+    Ok(Success::new(out, data))
+}
+
+/// `write`: types into an interactive job and answers with what it printed since the last read.
+fn write(ctx: &Ctx, input: &Input) -> Result<Success> {
+    let id = input.id.as_deref().unwrap_or_default();
+    let chars = input.chars.as_deref().unwrap_or_default();
+    let timeout = Duration::from_millis(input.timeout_ms.unwrap_or(write::DEFAULT_TIMEOUT_MS));
+    let mark = write::log_size(ctx, id);
+    let started = Instant::now();
+    write::send(ctx, id, chars, timeout)?;
+    let left = timeout.saturating_sub(started.elapsed());
+    let a = write::collect(ctx, id, mark, left, write::Until::Quiet, write::BUDGET)?;
+    let mut out = a.text.clone();
+    if a.text.is_empty() && a.job.state == State::Running {
+        out.push_str(&format!(
+            "(no new output within {})\n",
+            secs(timeout.as_millis() as u64)
+        ));
+    } else if a.text.is_empty() {
+        out.push_str("(no new output)\n");
+    }
+    out.push_str(&state_line(&a.job, false));
+    let mut data = item(&a.job);
+    data["bytes_written"] = json!(chars.len());
+    data["offset"] = json!(a.from);
+    data["next_offset"] = json!(a.to);
+    data["truncated"] = json!(a.truncated);
     Ok(Success::new(out, data))
 }
 

@@ -3,6 +3,8 @@
 //! `shell_command` a script, `update_plan` is the todo list, `list_dir` and `grep_files` are tree
 //! and grep with Codex's defaults, `read_file` reads a slice or the block around a line.
 
+mod exec;
+
 use super::Agent::Codex;
 use super::{Alias, call_tool, count_field, only_fields, rename_in, str_field};
 use crate::context::Ctx;
@@ -49,6 +51,13 @@ pub static ALIASES: &[Alias] = &[
     Alias::new("read_file", Codex, "read")
         .claims(|m| m.contains_key("mode") || m.contains_key("indentation"))
         .adapt(read_file),
+    Alias::new("exec_command", Codex, "run")
+        .ignored(&[exec::SANDBOX_PERMISSIONS, exec::JUSTIFICATION, exec::PREFIX_RULE, exec::TTY])
+        .call(exec::exec_command)
+        .description("Runs a command, returning output or a session ID for ongoing interaction. It waits up to `yield_time_ms` (default 10000) for the command to end; one still running answers with `Process running with session ID N`, and write_stdin types into it. No terminal: stdin and output are pipes (run REPLs unbuffered, e.g. `python3 -u -i`). `max_output_tokens` caps the output at about 4 characters a token."),
+    Alias::new("write_stdin", Codex, "jobs")
+        .call(exec::write_stdin)
+        .description("Writes characters to an existing exec_command session and returns what it printed since the last call, after waiting up to `yield_time_ms` (default 250) or until it ends. Empty `chars` only polls (waiting 5 s to 5 min)."),
 ];
 
 /// `shell` {command: argv}: the argv runs as is — `exec` of the words, each quoted, so no
