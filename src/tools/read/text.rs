@@ -204,10 +204,11 @@ fn render_block(
         if kept == whole {
             return None;
         }
-        let why = if k < numbers.len() {
-            format!("output limit of {cap} characters reached")
-        } else {
+        // The scan's budget may already have left lines out: compare with the plan.
+        let why = if kept == block.shown {
             format!("cut to max_lines={}", options.max_lines)
+        } else {
+            format!("output limit of {cap} characters reached")
         };
         Some(format!(
             "(showing lines {} of the block at lines {}-{}: {why}; read the rest with offset and limit)",
