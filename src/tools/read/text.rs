@@ -98,6 +98,9 @@ fn render(shown: &str, scan: &text::Scan, cap: usize) -> (String, serde_json::Va
 /// Passes over a file that changes under them before indentation mode gives up.
 const ATTEMPTS: usize = 3;
 
+/// The lines of one shown range, with their numbers.
+type Numbered = Vec<(u64, Line)>;
+
 /// Indentation mode (`around_line`): the block around a line. A first pass keeps every line's
 /// shape (4 bytes a line, not its text) and finds the block; the lines shown are then read by
 /// a pass per range, which must see the same file (its hash) as the first.
@@ -157,7 +160,7 @@ fn block_lines(
     block: &Block,
     hash: u64,
     cap: usize,
-) -> std::io::Result<Option<Vec<Vec<(u64, Line)>>>> {
+) -> std::io::Result<Option<Vec<Numbered>>> {
     let mut ranges = Vec::with_capacity(block.shown.len());
     for &(first, last) in &block.shown {
         std::io::Seek::rewind(&mut o.file)?;
@@ -182,7 +185,7 @@ fn render_block(
     shown: &str,
     scan: &text::Scan,
     block: &Block,
-    ranges: &[Vec<(u64, Line)>],
+    ranges: &[Numbered],
     options: &indentation::Options,
     cap: usize,
 ) -> (String, serde_json::Value, usize) {
