@@ -275,15 +275,17 @@ impl Lines {
                     self.cur.pop();
                 }
             }
-            // Keep the first MAX_LINE_CHARS characters.
-            let mut text = String::from_utf8_lossy(&self.cur).into_owned();
-            if let Some((cut, _)) = text.char_indices().nth(MAX_LINE_CHARS) {
-                text.truncate(cut);
-            }
+            // Keep the first MAX_LINE_CHARS characters (borrowed: a summary keeps no text).
+            let whole = String::from_utf8_lossy(&self.cur);
+            let text = match whole.char_indices().nth(MAX_LINE_CHARS) {
+                Some((cut, _)) => &whole[..cut],
+                None => &whole[..],
+            };
             match self.summarize {
-                Some(f) => self.summary.push(f(&text)),
+                Some(f) => self.summary.push(f(text)),
                 None => {
                     self.used += 8 + chars.min(MAX_LINE_CHARS + 40);
+                    let text = text.to_string();
                     self.out.push(Line { text, chars });
                 }
             }
