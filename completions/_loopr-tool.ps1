@@ -80,6 +80,8 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'How many lines to show (at most 100000); for a notebook, cells. [default: 2000]')
             [CompletionResult]::new('--line-range', '--line-range', [CompletionResultType]::ParameterName, '`[first, last]` lines to show, inclusive and 1-based: another way to give offset and limit.')
             [CompletionResult]::new('--pages', '--pages', [CompletionResultType]::ParameterName, 'PDF pages to show: "3" or "1-5" (default: the first 20).')
+            [CompletionResult]::new('--around-line', '--around-line', [CompletionResultType]::ParameterName, 'Indentation mode, instead of a range: the block of code around this line (1-based), found by indentation (the function, class or block holding it, with the comments just above it). Text files only.')
+            [CompletionResult]::new('--indentation', '--indentation', [CompletionResultType]::ParameterName, 'How `around_line` chooses the block; every member is optional.')
             [CompletionResult]::new('--file-path', '--file-path', [CompletionResultType]::ParameterName, 'file-path')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')

@@ -1841,7 +1841,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__read)
-            opts="-h --path --paths --offset --limit --line-range --pages --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --path --paths --offset --limit --line-range --pages --around-line --indentation --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1868,6 +1868,14 @@ _loopr__tool() {
                     return 0
                     ;;
                 --pages)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --around-line)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --indentation)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

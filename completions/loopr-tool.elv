@@ -76,6 +76,8 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand --limit 'How many lines to show (at most 100000); for a notebook, cells. [default: 2000]'
             cand --line-range '`[first, last]` lines to show, inclusive and 1-based: another way to give offset and limit.'
             cand --pages 'PDF pages to show: "3" or "1-5" (default: the first 20).'
+            cand --around-line 'Indentation mode, instead of a range: the block of code around this line (1-based), found by indentation (the function, class or block holding it, with the comments just above it). Text files only.'
+            cand --indentation 'How `around_line` chooses the block; every member is optional.'
             cand --file-path 'file-path'
             cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
             cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'

@@ -81,6 +81,8 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l offset -d
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l limit -d 'How many lines to show (at most 100000); for a notebook, cells. [default: 2000]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l line-range -d '`[first, last]` lines to show, inclusive and 1-based: another way to give offset and limit.' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l pages -d 'PDF pages to show: "3" or "1-5" (default: the first 20).' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l around-line -d 'Indentation mode, instead of a range: the block of code around this line (1-based), found by indentation (the function, class or block holding it, with the comments just above it). Text files only.' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l indentation -d 'How `around_line` chooses the block; every member is optional.' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l file-path -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r

@@ -474,10 +474,28 @@ fn codexs_tools_replay_from_the_schemas_copied_from_codex_rs() {
             json!({"pattern": "alpha", "include": "*.txt", "path": ".", "limit": 5}),
         ),
         ("view_image", json!({"path": "f.txt"})),
+        (
+            "read_file",
+            json!({"file_path": env.path("f.txt").to_string_lossy(), "offset": 2, "limit": 10, "mode": "indentation", "indentation": {"anchor_line": 2, "max_levels": 1, "include_siblings": true, "include_header": true, "max_lines": 5}}),
+        ),
+        (
+            "exec_command",
+            json!({"cmd": "read line; echo got $line", "workdir": "sub", "shell": "bash", "login": false, "yield_time_ms": 300, "max_output_tokens": 1000, "sandbox_permissions": "use_default", "justification": "none"}),
+        ),
     ];
     for (name, sample) in cases {
         let theirs = from_json_schema(&table[name]);
         // view_image of a text file reads it as text; images are tests/read_image.rs's
-        replay(&env, &theirs, name, sample, &[]).assert_ok();
+        let out = replay(&env, &theirs, name, sample, &[]);
+        out.assert_ok();
+        if name == "exec_command" {
+            let session = out.data()["session_id"].clone();
+            assert!(session.is_number(), "still running: {}", out.stdout);
+            let theirs = from_json_schema(&table["write_stdin"]);
+            let sample = json!({"session_id": session, "chars": "hi\n", "yield_time_ms": 2000, "max_output_tokens": 100});
+            let answer = replay(&env, &theirs, "write_stdin", sample, &[]);
+            answer.assert_ok();
+            assert!(answer.output().contains("got hi"), "{}", answer.stdout);
+        }
     }
 }

@@ -673,3 +673,37 @@ fn a_call_that_is_another_tool_goes_under_that_tools_catalog_entry() {
     out.assert_err("tool_disabled");
     assert!(!env.path("h.txt").exists());
 }
+
+#[test]
+fn codex_read_file_reads_the_block_around_a_line() {
+    let env = Env::new();
+    env.write_file(
+        "m.py",
+        "import os\n\nclass A:\n    def f(self):\n        x = 1\n        return x\n\n    def g(self):\n        return 2\n",
+    );
+    let out = env.call(
+        "read_file",
+        json!({"file_path": env.path("m.py"), "mode": "indentation", "offset": 5, "indentation": {"max_levels": 1, "include_siblings": false}}),
+    );
+    out.assert_ok();
+    let text = out.output();
+    assert!(
+        text.contains("def f(self)") && text.contains("return x"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("def g") && !text.contains("import os"),
+        "{text}"
+    );
+    // slice mode (the default) ignores indentation, as Codex does
+    let out = env.call(
+        "read_file",
+        json!({"file_path": env.path("m.py"), "offset": 8, "limit": 1, "mode": "slice", "indentation": {"max_levels": 1}}),
+    );
+    assert!(out.output().contains("def g") && !out.output().contains("def f"));
+    env.call(
+        "read_file",
+        json!({"file_path": env.path("m.py"), "mode": "tree"}),
+    )
+    .assert_invalid("mode");
+}

@@ -316,6 +316,10 @@ fn bounds_and_nested_items_agree_with_the_parser() {
         ),
         ("read", json!({"path": "a.txt", "offset": -5})),
         ("read", json!({"paths": ["a.txt"], "line_range": [1, 1]})),
+        (
+            "read",
+            json!({"path": "a.txt", "around_line": 1, "indentation": {"max_levels": 0, "include_siblings": true, "include_header": false, "max_lines": 100_000}}),
+        ),
         ("write", json!({"path": "b.txt", "content": ""})),
         ("session", json!({})),
         ("session", json!({"action": "show"})),
@@ -335,6 +339,19 @@ fn bounds_and_nested_items_agree_with_the_parser() {
         ("read", json!({"path": "a.txt", "offset": 0})),
         ("read", json!({"path": "a.txt", "limit": 100_001})),
         ("read", json!({"path": "a.txt", "limit": "ten"})),
+        ("read", json!({"path": "a.txt", "around_line": 0})),
+        (
+            "read",
+            json!({"path": "a.txt", "around_line": 1, "indentation": {"max_lines": 0}}),
+        ),
+        (
+            "read",
+            json!({"path": "a.txt", "around_line": 1, "indentation": {"anchor_line": 1}}),
+        ),
+        (
+            "read",
+            json!({"path": "a.txt", "around_line": 1, "indentation": {"include_header": "yes"}}),
+        ),
         ("write", json!({"path": "b.txt"})),
         ("session", json!({"action": "explode"})),
         (

@@ -16,6 +16,9 @@ pub struct Window {
     pub first: u64,
     pub limit: u64,
     pub budget: usize,
+    /// Keep each line of the window as this number instead of as text (read's indentation
+    /// mode needs every line's shape, 4 bytes a line, not the lines of a whole file).
+    pub summarize: Option<fn(&str) -> u32>,
 }
 
 impl Window {
@@ -24,6 +27,7 @@ impl Window {
         first: u64::MAX,
         limit: 0,
         budget: 0,
+        summarize: None,
     };
 }
 
@@ -98,6 +102,9 @@ pub struct Lines {
     cur: Vec<u8>,
     cur_chars: usize,
     pub out: Vec<Line>,
+    summarize: Option<fn(&str) -> u32>,
+    /// The window's lines as `summarize` saw them, when it is set (`out` stays empty).
+    pub summary: Vec<u32>,
     pub marks: Option<Marks>,
 }
 
@@ -120,6 +127,8 @@ impl Lines {
             cur: Vec::new(),
             cur_chars: 0,
             out: Vec::new(),
+            summarize: w.summarize,
+            summary: Vec::new(),
             marks,
         };
         lines.mark();
@@ -266,13 +275,20 @@ impl Lines {
                     self.cur.pop();
                 }
             }
-            // Keep the first MAX_LINE_CHARS characters.
-            let mut text = String::from_utf8_lossy(&self.cur).into_owned();
-            if let Some((cut, _)) = text.char_indices().nth(MAX_LINE_CHARS) {
-                text.truncate(cut);
+            // Keep the first MAX_LINE_CHARS characters (borrowed: a summary keeps no text).
+            let whole = String::from_utf8_lossy(&self.cur);
+            let text = match whole.char_indices().nth(MAX_LINE_CHARS) {
+                Some((cut, _)) => &whole[..cut],
+                None => &whole[..],
+            };
+            match self.summarize {
+                Some(f) => self.summary.push(f(text)),
+                None => {
+                    self.used += 8 + chars.min(MAX_LINE_CHARS + 40);
+                    let text = text.to_string();
+                    self.out.push(Line { text, chars });
+                }
             }
-            self.used += 8 + chars.min(MAX_LINE_CHARS + 40);
-            self.out.push(Line { text, chars });
         }
         self.cur.clear();
         self.cur_chars = 0;
@@ -375,6 +391,7 @@ mod tests {
             first: 3,
             limit: 4,
             budget: usize::MAX,
+            summarize: None,
         };
         let whole = {
             let mut l = Lines::new(w, 1, 0, None);

@@ -119,6 +119,8 @@ pub struct Scan {
     pub first_line: u64,
     /// Lines from the window's first, in order; fewer than asked when the character budget ran out.
     pub lines: Vec<Line>,
+    /// Every line as `summarize`'s function saw it (empty for `scan`).
+    pub summary: Vec<u32>,
 }
 
 /// What to keep of a text file.
@@ -160,13 +162,14 @@ fn read_full(f: &mut File, buf: &mut [u8]) -> io::Result<usize> {
 }
 
 /// The window and tail marks of a first pass.
-fn plan(want: Want, budget: usize, utf8: bool) -> (Window, Option<Marks>) {
+fn plan(want: Want, budget: usize, utf8: bool, summarize: Summarize) -> (Window, Option<Marks>) {
     match want {
         Want::Lines { first, limit } => (
             Window {
                 first,
                 limit,
                 budget,
+                summarize,
             },
             None,
         ),
@@ -175,7 +178,25 @@ fn plan(want: Want, budget: usize, utf8: bool) -> (Window, Option<Marks>) {
     }
 }
 
+/// A function that reduces a line (cut at `MAX_LINE_CHARS`) to a number.
+type Summarize = Option<fn(&str) -> u32>;
+
 pub fn scan(f: &mut File, want: Want, budget: usize) -> io::Result<Outcome> {
+    scan_with(f, want, budget, None)
+}
+
+/// Every line of the file reduced to a number by `per_line`, in `Scan::summary`, with the
+/// same fingerprint, count and classification as `scan` (its `lines` stay empty): a pass that
+/// needs something of every line of a file without holding the file.
+pub fn summarize(f: &mut File, per_line: fn(&str) -> u32) -> io::Result<Outcome> {
+    let all = Want::Lines {
+        first: 1,
+        limit: u64::MAX,
+    };
+    scan_with(f, all, usize::MAX, Some(per_line))
+}
+
+fn scan_with(f: &mut File, want: Want, budget: usize, sum: Summarize) -> io::Result<Outcome> {
     let mut buf = vec![0u8; CHUNK + 4];
     let head_len = read_full(f, &mut buf[..CHUNK])?;
     let head = &buf[..head_len];
@@ -185,20 +206,20 @@ pub fn scan(f: &mut File, want: Want, budget: usize) -> io::Result<Outcome> {
         return Ok(Outcome::Binary { size });
     }
     let pass = match bom {
-        Bom::Utf16Le => decode_pass(f, UTF_16LE, "utf-16le", plan(want, budget, false).0)?,
-        Bom::Utf16Be => decode_pass(f, UTF_16BE, "utf-16be", plan(want, budget, false).0)?,
+        Bom::Utf16Le => decode_pass(f, UTF_16LE, "utf-16le", plan(want, budget, false, sum).0)?,
+        Bom::Utf16Be => decode_pass(f, UTF_16BE, "utf-16be", plan(want, budget, false, sum).0)?,
         _ => {
-            let (w, marks) = plan(want, budget, true);
+            let (w, marks) = plan(want, budget, true, sum);
             match utf8_pass(f, &mut buf, head_len, bom == Bom::Utf8, w, marks)? {
                 Some(pass) => pass,
                 // Not UTF-8 after all: guess the encoding from the whole file, then decode it.
                 None if bom == Bom::Utf8 => {
-                    decode_pass(f, UTF_8, "utf-8-bom", plan(want, budget, false).0)?
+                    decode_pass(f, UTF_8, "utf-8-bom", plan(want, budget, false, sum).0)?
                 }
                 None => {
                     let enc = guess(f, &mut buf)?;
                     let name = enc.name().to_ascii_lowercase();
-                    decode_pass(f, enc, &name, plan(want, budget, false).0)?
+                    decode_pass(f, enc, &name, plan(want, budget, false, sum).0)?
                 }
             }
         }
@@ -244,6 +265,7 @@ fn finish(f: &mut File, mut pass: Pass, want: Want, budget: usize) -> io::Result
                 first,
                 limit,
                 budget,
+                summarize: None,
             };
             let lines = match (total, pass.decoded, &pass.lines.marks) {
                 (0, _, _) => vec![],
@@ -269,6 +291,7 @@ fn finish(f: &mut File, mut pass: Pass, want: Want, budget: usize) -> io::Result
         indent,
         first_line,
         lines,
+        summary: std::mem::take(&mut pass.lines.summary),
     })
 }
 
@@ -588,6 +611,44 @@ mod tests {
         // UTF-16 with an unpaired surrogate can only be shown lossily
         let bad = [0xFF, 0xFE, 0x00, 0xD8, b'a', 0];
         assert_eq!(scan_bytes(&bad, 1, 9).encoding, "lossy");
+    }
+
+    #[test]
+    fn summarize_sees_every_line_once_whatever_the_encoding() {
+        fn len(line: &str) -> u32 {
+            line.chars().count() as u32
+        }
+        let check = |bytes: &[u8], expected: &[u32]| {
+            let mut t = tempfile::tempfile().unwrap();
+            t.write_all(bytes).unwrap();
+            t.seek(SeekFrom::Start(0)).unwrap();
+            let Outcome::Text(s) = summarize(&mut t, len).unwrap() else {
+                panic!("binary")
+            };
+            assert_eq!(s.summary, expected);
+            assert!(s.lines.is_empty());
+            let plain = scan_bytes(bytes, 1, 1);
+            assert_eq!((s.total_lines, s.hash), (plain.total_lines, plain.hash));
+        };
+        // across many 64 KiB chunks (where a plain scan takes the bulk path), CRLF, no final newline
+        let body: String = (0..50_000)
+            .map(|i| format!("{}\r\n", "x".repeat(i % 9)))
+            .collect();
+        let expected: Vec<u32> = (0..50_000).map(|i| (i % 9) as u32).collect();
+        check(body.as_bytes(), &expected);
+        check(b"ab\n\ncde", &[2, 0, 3]);
+        check(b"", &[]);
+        // a line longer than MAX_LINE_CHARS is seen cut
+        check(
+            format!("{}\n", "y".repeat(3000)).as_bytes(),
+            &[MAX_LINE_CHARS as u32],
+        );
+        let utf16: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain("un\ndeux\n".encode_utf16().flat_map(u16::to_le_bytes))
+            .collect();
+        check(&utf16, &[2, 4]);
+        check(b"caf\xe9\n", &[4]);
     }
 
     #[test]

@@ -255,16 +255,20 @@ fn grep_files(map: &mut Map<String, Value>, _: &mut Vec<String>) -> Result<()> {
     Ok(())
 }
 
-/// Codex's read_file: `mode: "slice"` is an offset/limit read; `mode: "indentation"` (or an
-/// `indentation` object) reads the block around `indentation.anchor_line` (default: `offset`),
-/// our `around_line` + `indentation`.
+/// Codex's read_file: `mode: "slice"` (the default) is an offset/limit read, and Codex ignores
+/// `indentation` there; `mode: "indentation"` reads the block around `indentation.anchor_line`
+/// (default `offset`, then 1) — our `around_line` + `indentation` — at most `min(max_lines,
+/// limit)` lines, `limit` being 2000 unless given, as Codex caps it.
 fn read_file(map: &mut Map<String, Value>, _: &mut Vec<String>) -> Result<()> {
     rename_in(map, "file_path", "path");
     let mode = str_field(map, "mode").map(String::from);
     map.remove("mode");
     match mode.as_deref() {
-        None | Some("slice") if !map.contains_key("indentation") => return Ok(()),
-        None | Some("slice") | Some("indentation") => {}
+        None | Some("slice") => {
+            map.remove("indentation");
+            return Ok(());
+        }
+        Some("indentation") => {}
         Some(other) => {
             return Err(ToolError::invalid(
                 "mode",
@@ -284,14 +288,30 @@ fn read_file(map: &mut Map<String, Value>, _: &mut Vec<String>) -> Result<()> {
     };
     let anchor = opts.remove("anchor_line").filter(|a| !a.is_null());
     let offset = map.remove("offset");
-    let anchor = anchor.or(offset).unwrap_or(json!(1));
-    if let Some(limit) = map.remove("limit") {
-        opts.entry("max_lines").or_insert(limit);
+    map.insert("around_line".into(), anchor.or(offset).unwrap_or(json!(1)));
+    let limit = count_field(map, "limit")?.unwrap_or(CODEX_READ_LIMIT);
+    map.remove("limit");
+    let max = match opts.remove("max_lines") {
+        None | Some(Value::Null) => limit,
+        Some(v) => v
+            .as_u64()
+            .ok_or_else(|| {
+                ToolError::invalid(
+                    "indentation.max_lines",
+                    format!("field `indentation.max_lines` must be a whole number ≥ 1, got {v}"),
+                )
+            })?
+            .min(limit),
+    };
+    if max != CODEX_READ_LIMIT {
+        opts.insert("max_lines".into(), json!(max.min(100_000)));
     }
-    map.insert("around_line".into(), anchor);
     map.insert("indentation".into(), Value::Object(opts));
     Ok(())
 }
+
+/// Codex's read_file reads at most this many lines unless `limit` says otherwise.
+const CODEX_READ_LIMIT: u64 = 2000;
 
 #[cfg(test)]
 mod tests {
@@ -326,16 +346,17 @@ mod tests {
             Value::Object(m),
             json!({"path": "a.py", "around_line": 7, "indentation": {"max_levels": 1, "max_lines": 40}})
         );
-        let mut m = json!({"file_path": "a.py", "offset": 3, "mode": "slice"})
+        let mut m = json!({"file_path": "a.py", "offset": 3, "mode": "slice", "indentation": {"max_levels": 2}})
             .as_object()
             .cloned()
             .unwrap();
         read_file(&mut m, &mut vec![]).unwrap();
         assert_eq!(Value::Object(m), json!({"path": "a.py", "offset": 3}));
-        let mut m = json!({"file_path": "a", "indentation": {"anchor_line": 9}})
-            .as_object()
-            .cloned()
-            .unwrap();
+        let mut m =
+            json!({"file_path": "a", "mode": "indentation", "indentation": {"anchor_line": 9}})
+                .as_object()
+                .cloned()
+                .unwrap();
         read_file(&mut m, &mut vec![]).unwrap();
         assert_eq!(
             Value::Object(m),

@@ -7,6 +7,7 @@
 
 mod detect;
 mod image;
+pub mod indentation;
 mod notebook;
 mod pdf;
 mod pdf_text;
@@ -50,6 +51,33 @@ pub struct Input {
     pub line_range: Option<[u64; 2]>,
     /// PDF pages to show: "3" or "1-5" (default: the first 20).
     pub pages: Option<String>,
+    /// Indentation mode, instead of a range: the block of code around this line (1-based),
+    /// found by indentation (the function, class or block holding it, with the comments just
+    /// above it). Text files only.
+    #[schemars(range(min = 1))]
+    pub around_line: Option<u64>,
+    /// How `around_line` chooses the block; every member is optional.
+    pub indentation: Option<Indentation>,
+}
+
+/// The block `around_line` shows: Codex's `indentation` options, with its defaults.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Indentation {
+    /// How many enclosing blocks to go out from the line: 1 is the innermost block holding
+    /// it, 2 the one around that; 0 (the default) goes out to the top-level block.
+    #[schemars(extend("default" = 0))]
+    pub max_levels: Option<u64>,
+    /// Also show the blocks beside it, at its indentation.
+    #[schemars(extend("default" = false))]
+    pub include_siblings: Option<bool>,
+    /// Also show the comments, doc comments, attributes and decorators just above it.
+    #[schemars(extend("default" = true))]
+    pub include_header: Option<bool>,
+    /// Show at most this many lines: a longer block is cut around the line, keeping its
+    /// first line.
+    #[schemars(range(min = 1, max = 100_000), extend("default" = 2000))]
+    pub max_lines: Option<u64>,
 }
 
 pub const DEFAULT_LIMIT: u64 = 2000;
@@ -64,13 +92,14 @@ impl Tool for Read {
     const DESCRIPTION: &'static str = "Reads a text file and shows it with line numbers (`cat -n` form: the number right-aligned in 6 columns, a tab, the line). \
 Shows up to 2000 lines from `offset` (1-based) by default; when more follow, the last line says how to continue (`offset=N`). A negative offset shows the end of the file (`offset: -50` is the last 50 lines, numbered). `line_range: [a, b]` is lines a to b. \
 Lines over 2000 characters are cut with a marker. Reports the encoding, line endings (lf/crlf) and indentation (tabs/spaces) so you can type edits that match. \
+`around_line: N` shows instead the block of code holding line N, found by indentation, with the comments and attributes just above it: by default the top-level function or class, the innermost block with `indentation: {max_levels: 1}` (also `include_siblings`, `include_header`, `max_lines`); `data.block` gives its first and last line. \
 `paths` reads up to 100 files in one call, each under a `==> PATH <==` header. \
 Images (PNG, JPEG, GIF, WebP) are returned as images (large ones downscaled); a PDF shows its text page by page (`pages`: \"3\" or \"1-5\", first 20 by default); a Jupyter notebook (.ipynb) shows each cell with its outputs. \
 A file must be read in this session before it can be edited or overwritten. For large files, prefer grep to find the lines you need, then read just that range. \
 Other binary files are refused; use tree or glob for directories.";
     const POSITIONALS: &'static [&'static str] = &["path"];
     const HINTS: Hints = Hints::READ_ONLY;
-    const EXAMPLES: &'static str = "  echo '{\"path\": \"src/main.rs\", \"offset\": 10, \"limit\": 20}' | loopr-tool read\n  loopr-tool read src/main.rs --offset 10 --limit 20 --format text\n  loopr-tool read build.log --offset -50\n  loopr-tool read --paths src/a.rs --paths src/b.rs";
+    const EXAMPLES: &'static str = "  echo '{\"path\": \"src/main.rs\", \"offset\": 10, \"limit\": 20}' | loopr-tool read\n  loopr-tool read src/main.rs --offset 10 --limit 20 --format text\n  loopr-tool read build.log --offset -50\n  loopr-tool read --paths src/a.rs --paths src/b.rs\n  loopr-tool read src/main.rs --around-line 120 --indentation '{\"max_levels\": 1}'";
 
     const OUTPUT_CAP: usize = crate::caps::READ;
 
@@ -119,12 +148,22 @@ pub struct Request {
     /// The field that chose the lines, when one did (a PDF refuses it, an image ignores it).
     pub lines_field: Option<&'static str>,
     pub pages: Option<pdf::Pages>,
+    /// Indentation mode: the anchor line and how its block is chosen.
+    pub around: Option<(u64, indentation::Options)>,
 }
 
 impl Request {
     fn of(input: &Input) -> Result<Request> {
         let limit = input.limit.unwrap_or(DEFAULT_LIMIT);
         let pages = input.pages.as_deref().map(pdf::Pages::parse).transpose()?;
+        if let Some(around) = around(input)? {
+            return Ok(Request {
+                want: Want::Lines { first: 1, limit },
+                lines_field: Some("around_line"),
+                pages: None,
+                around: Some(around),
+            });
+        }
         if let Some([a, b]) = input.line_range {
             if let Some(other) = [
                 ("offset", input.offset.is_some()),
@@ -161,6 +200,7 @@ impl Request {
                 },
                 lines_field: Some("line_range"),
                 pages,
+                around: None,
             });
         }
         let want = match input.offset {
@@ -190,8 +230,69 @@ impl Request {
             want,
             lines_field,
             pages,
+            around: None,
         })
     }
+}
+
+/// `around_line` and `indentation`, checked against the fields they cannot go with.
+fn around(input: &Input) -> Result<Option<(u64, indentation::Options)>> {
+    let Some(line) = input.around_line else {
+        if input.indentation.is_some() {
+            return Err(ToolError::invalid(
+                "around_line",
+                "read: `indentation` chooses the block around `around_line`, which is missing",
+            )
+            .hint("Give around_line: the line whose block to show."));
+        }
+        return Ok(None);
+    };
+    let clash = [
+        ("offset", input.offset.is_some()),
+        ("limit", input.limit.is_some()),
+        ("line_range", input.line_range.is_some()),
+        ("pages", input.pages.is_some()),
+        ("paths", input.paths.is_some()),
+    ]
+    .into_iter()
+    .find_map(|(f, given)| given.then_some(f));
+    if let Some(other) = clash {
+        return Err(ToolError::invalid(
+            other,
+            format!("read: give `around_line` or `{other}`, not both"),
+        )
+        .hint("around_line shows the block around one line of one file; offset and limit (or line_range) show a range. To cap the block, use indentation.max_lines."));
+    }
+    if line == 0 {
+        return Err(ToolError::invalid(
+            "around_line",
+            "read: around_line 0 is not a line: lines are numbered from 1",
+        ));
+    }
+    let given = input.indentation.as_ref();
+    let defaults = indentation::Options::default();
+    let max_lines = given
+        .and_then(|i| i.max_lines)
+        .unwrap_or(defaults.max_lines);
+    if !(1..=100_000).contains(&max_lines) {
+        return Err(ToolError::invalid(
+            "indentation.max_lines",
+            format!("read: indentation.max_lines is {max_lines}; give 1 to 100000"),
+        ));
+    }
+    let options = indentation::Options {
+        max_levels: given
+            .and_then(|i| i.max_levels)
+            .unwrap_or(defaults.max_levels),
+        include_siblings: given
+            .and_then(|i| i.include_siblings)
+            .unwrap_or(defaults.include_siblings),
+        include_header: given
+            .and_then(|i| i.include_header)
+            .unwrap_or(defaults.include_header),
+        max_lines,
+    };
+    Ok(Some((line, options)))
 }
 
 /// One file read: its text for `output`, its `data`, and what to record.
@@ -217,7 +318,20 @@ fn read_one(ctx: &Ctx, field: &str, path: &str, req: &Request, cap: usize) -> Re
         )
         .hint("Use offset and limit (or line_range) to choose lines."));
     }
+    if req.around.is_some() && format != Format::Text {
+        let what = match format {
+            Format::Image(kind) => format!("a {} image", kind.name()),
+            Format::Pdf => "a PDF".to_string(),
+            _ => "a notebook".to_string(),
+        };
+        return Err(ToolError::invalid(
+            "around_line",
+            format!("read: around_line finds a block of a text file by indentation; {} is {what}", o.shown),
+        )
+        .hint("Read it without around_line (a notebook by cells with offset and limit, a PDF by pages)."));
+    }
     match format {
+        Format::Text if req.around.is_some() => text::read_block(&mut o, req, cap),
         Format::Text => text::read(&mut o, req, cap),
         Format::Image(kind) => {
             if let Some(f) = req.lines_field {
