@@ -121,15 +121,25 @@ impl Resolved {
 
     /// Whether this call only looks; a call that does not parse counts as a writer.
     pub fn is_read_only(&self, input: &Value) -> bool {
-        self.translate(input.clone())
-            .is_ok_and(|(v, _, _)| self.tool.is_read_only(&v))
+        match self.translate(input.clone()) {
+            Ok((_, _, Some(a))) if a.declared_effect().is_some() => {
+                a.declared_effect() == Some(Effect::Reads)
+            }
+            Ok((v, _, _)) => self.tool.is_read_only(&v),
+            Err(_) => false,
+        }
     }
 
     /// What this call does, for mcp's order (SPEC 24.7); a call that does not parse changes
     /// files (it fails at once, and nothing waits long behind it).
     pub fn effect(&self, input: &Value) -> Effect {
-        self.translate(input.clone())
-            .map_or(Effect::ChangesFiles, |(v, _, _)| self.tool.effect(&v))
+        match self.translate(input.clone()) {
+            Ok((_, _, Some(a))) if a.declared_effect().is_some() => {
+                a.declared_effect().unwrap_or(Effect::ChangesFiles)
+            }
+            Ok((v, _, _)) => self.tool.effect(&v),
+            Err(_) => Effect::ChangesFiles,
+        }
     }
 
     /// Runs the call under `g` and wraps the result in its envelope.

@@ -9,6 +9,7 @@ use super::{Alias, call_tool, count_field, edit_creates, only_fields, rename_in}
 use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Result, ToolError};
+use crate::tool::Effect;
 use serde_json::{Map, Value, json};
 
 const INSTRUCTION: (&str, &str) = (
@@ -52,8 +53,11 @@ pub static ALIASES: &[Alias] = &[
         )]),
     Alias::new("web_fetch", Gemini, "fetch")
         .claims(|m| !m.contains_key("url"))
-        .call(web_fetch),
-    Alias::new("read_many_files", Gemini, "read").call(read_many_files),
+        .call(web_fetch)
+        .effect(Effect::Reads),
+    Alias::new("read_many_files", Gemini, "read")
+        .call(read_many_files)
+        .effect(Effect::Reads),
     Alias::new("google_web_search", Gemini, "search"),
 ];
 

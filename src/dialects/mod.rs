@@ -62,6 +62,9 @@ pub struct Alias {
     adapt: Option<Adapt>,
     route: Option<Route>,
     call: Option<Call>,
+    /// What a call of its own does, for mcp's order and batch's parallel runs (24.7), where its
+    /// input is not the tool's and the tool cannot say.
+    effect: Option<crate::tool::Effect>,
     /// What a model reads under this name, where the tool's own description would mislead
     /// (the agent's fields and answers differ from the tool's); a catalog's still wins.
     pub description: Option<&'static str>,
@@ -80,6 +83,7 @@ impl Alias {
             adapt: None,
             route: None,
             call: None,
+            effect: None,
             description: None,
         }
     }
@@ -106,6 +110,10 @@ impl Alias {
     }
     pub const fn route(mut self, r: Route) -> Alias {
         self.route = Some(r);
+        self
+    }
+    pub const fn effect(mut self, e: crate::tool::Effect) -> Alias {
+        self.effect = Some(e);
         self
     }
     pub const fn call(mut self, c: Call) -> Alias {
@@ -246,6 +254,12 @@ impl Alias {
         }
     }
 
+    /// What this call does, when the alias says (a call of its own whose input is not the
+    /// tool's).
+    pub fn declared_effect(&self) -> Option<crate::tool::Effect> {
+        self.effect
+    }
+
     /// Whether this alias runs a call of its own (dispatch asks before it runs the tool).
     pub fn has_call(&self) -> bool {
         self.call.is_some()
@@ -374,6 +388,62 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_call_of_its_own_whose_input_is_not_the_tools_declares_its_effect() {
+        // Without it mcp would take the call for one that changes files (24.7).
+        for a in all().filter(|a| a.call.is_some()) {
+            let declared = a.effect.is_some();
+            let parses = matches!(
+                a.name,
+                "Edit" | "edit_file" | "replace" | "MultiEdit" | "Grep" | "Bash" | "TodoWrite"
+            );
+            assert!(
+                declared || parses,
+                "{} runs a call of its own: give it an effect",
+                a.name
+            );
+        }
+    }
+
+    #[test]
+    fn calls_of_their_own_are_scheduled_by_what_they_do() {
+        use crate::tool::Effect;
+        let effect = |name: &str, input: Value| {
+            let r = crate::dispatch::unrestricted(name).unwrap();
+            (r.effect(&input), r.is_read_only(&input))
+        };
+        use serde_json::json as j;
+        assert_eq!(
+            effect("list_dir", j!({"dir_path": ".", "offset": 2})),
+            (Effect::Reads, true)
+        );
+        assert_eq!(
+            effect("read_many_files", j!({"paths": ["*.rs"]})),
+            (Effect::Reads, true)
+        );
+        assert_eq!(
+            effect("web_fetch", j!({"prompt": "see https://a.test"})),
+            (Effect::Reads, true)
+        );
+        assert_eq!(
+            effect("exec_command", j!({"cmd": "ls"})),
+            (Effect::Commands, false)
+        );
+        assert_eq!(
+            effect("write_stdin", j!({"session_id": 1, "chars": "x"})),
+            (Effect::Commands, false)
+        );
+        assert_eq!(
+            effect("shell", j!({"command": ["ls"]})),
+            (Effect::Commands, false)
+        );
+        assert_eq!(effect("Grep", j!({"pattern": "x"})), (Effect::Reads, true));
+        assert_eq!(
+            effect("MultiEdit", j!({"file_path": "a", "edits": []})),
+            (Effect::ChangesFiles, false)
+        );
     }
 
     #[test]

@@ -10,6 +10,7 @@ use super::{Alias, call_tool, count_field, only_fields, rename_in, str_field};
 use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Result, ToolError};
+use crate::tool::Effect;
 use serde_json::{Map, Value, json};
 
 const ESCALATION: &[(&str, &str)] = &[
@@ -32,18 +33,22 @@ pub static ALIASES: &[Alias] = &[
         .renames(&[("workdir", "cwd")])
         .ignored(ESCALATION)
         .route(shell_patch)
-        .call(shell),
+        .call(shell)
+        .effect(Effect::Commands),
     Alias::new("shell_command", Codex, "run")
         .renames(&[("workdir", "cwd")])
         .ignored(ESCALATION)
         .adapt(login),
-    Alias::new("update_plan", Codex, "todo").call(update_plan),
+    Alias::new("update_plan", Codex, "todo")
+        .call(update_plan)
+        .effect(Effect::Commands),
     // Codex's image viewer: read shows an image as an image (SPEC 22.6).
     Alias::new("view_image", Codex, "read"),
     Alias::new("list_dir", Codex, "tree")
         .adapt(list_dir)
         .renames(&[("dir_path", "path")])
-        .call(list_dir_page),
+        .call(list_dir_page)
+        .effect(Effect::Reads),
     Alias::new("grep_files", Codex, "grep")
         .adapt(grep_files)
         .renames(&[("include", "glob"), ("limit", "head_limit")])
@@ -54,9 +59,11 @@ pub static ALIASES: &[Alias] = &[
     Alias::new("exec_command", Codex, "run")
         .ignored(&[exec::SANDBOX_PERMISSIONS, exec::JUSTIFICATION, exec::PREFIX_RULE, exec::TTY])
         .call(exec::exec_command)
+        .effect(Effect::Commands)
         .description("Runs a command, returning output or a session ID for ongoing interaction. It waits up to `yield_time_ms` (default 10000) for the command to end; one still running answers with `Process running with session ID N`, and write_stdin types into it. No terminal: stdin and output are pipes (run REPLs unbuffered, e.g. `python3 -u -i`). `max_output_tokens` caps the output at about 4 characters a token."),
     Alias::new("write_stdin", Codex, "jobs")
         .call(exec::write_stdin)
+        .effect(Effect::Commands)
         .description("Writes characters to an existing exec_command session and returns what it printed since the last call, after waiting up to `yield_time_ms` (default 250) or until it ends. Empty `chars` only polls (waiting 5 s to 5 min)."),
 ];
 
