@@ -225,6 +225,7 @@ impl SessionsLock {
 /// Writes `dir/name` by temp file and rename.
 pub fn write_atomic(dir: &Path, name: &str, bytes: &[u8], durable: bool) -> Result<()> {
     let target = dir.join(name);
+    crate::fault::check("state").map_err(|e| ToolError::state(&e, &target))?;
     let mut tmp = tempfile::Builder::new()
         .prefix(&format!(".{name}."))
         .tempfile_in(dir)
