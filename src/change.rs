@@ -107,6 +107,7 @@ pub fn replace(
     if staged.in_place() {
         entry.written = Some(bytes);
     }
+    entry.created = staged.made();
     let journaled = journal_first(
         ctx,
         vec![entry],

@@ -57,6 +57,17 @@ enum How<'b> {
 }
 
 impl Staged<'_> {
+    /// The directories made for the temp file (a new file's missing parents), outermost first.
+    pub fn made(&self) -> Vec<String> {
+        match &self.how {
+            How::Temp { made, .. } => made
+                .iter()
+                .map(|p| p.to_string_lossy().into_owned())
+                .collect(),
+            How::InPlace { .. } => vec![],
+        }
+    }
+
     /// Whether the content is written in place (into the file's own inode) by `commit`.
     pub fn in_place(&self) -> bool {
         matches!(self.how, How::InPlace { .. })

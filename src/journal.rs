@@ -50,6 +50,10 @@ pub struct Entry {
     /// so undo can restore a file a kill left half-written (`cut_short`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub written: Option<String>,
+    /// Parent directories a write that created the file made (real paths, outermost first):
+    /// undo removes them again while empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub created: Vec<String>,
 }
 
 /// What a change other than a content change did, so undo can take it back.
@@ -230,6 +234,8 @@ pub struct NewEntry<'a> {
     /// The new content of a file rewritten in place (several hard links): kept as `<id>.1`, so
     /// undo can tell the file a write cut short by a kill left (see `cut_short`).
     pub written: Option<&'a [u8]>,
+    /// Parent directories a write that creates the file made for it.
+    pub created: Vec<String>,
 }
 
 impl<'a> NewEntry<'a> {
@@ -249,6 +255,7 @@ impl<'a> NewEntry<'a> {
             after,
             source: None,
             written: None,
+            created: vec![],
         }
     }
 
@@ -291,6 +298,9 @@ fn blob(
 /// is written first, and if anything fails, nothing of them is left. Prunes to the last 50.
 /// Returns each entry's id and whether it can be undone.
 pub fn push_all(lock: &StateLock, news: Vec<NewEntry>) -> Result<Vec<(u64, bool)>> {
+    if news.is_empty() {
+        return Ok(vec![]);
+    }
     let mut made: Vec<PathBuf> = vec![];
     let result = push_entries(lock, news, &mut made);
     if result.is_err() {
@@ -368,6 +378,7 @@ fn push_entries(
             after: n.after,
             op,
             written,
+            created: n.created,
         });
         ids.push((id, undoable));
     }

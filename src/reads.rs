@@ -131,8 +131,12 @@ fn store(dir: &Path, s: &Stored) -> Result<()> {
     let bytes = serde_json::to_vec(s).map_err(|e| ToolError::internal(e.to_string()))?;
     let name = name_of(Path::new(&s.path));
     // The first record of a session makes the directory; several calls may race to make it
-    // (lock-free reads), so any failure makes sure it exists and tries once more.
-    crate::state::write_atomic(dir, &name, &bytes, false).or_else(|_| {
+    // (lock-free reads), so a missing directory is made and the save tried once more. Any other
+    // failure is the caller's (SPEC 24.6: a change whose record cannot be saved is not made).
+    crate::state::write_atomic(dir, &name, &bytes, false).or_else(|e| {
+        if std::fs::symlink_metadata(dir).is_ok() {
+            return Err(e);
+        }
         crate::state::create_dir(dir)?;
         crate::state::write_atomic(dir, &name, &bytes, false)
     })

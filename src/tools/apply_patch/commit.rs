@@ -26,6 +26,8 @@ enum Done {
     },
     Created {
         target: Resolved,
+        /// The parent directories made for it.
+        made: Vec<String>,
     },
     Trashed {
         target: Resolved,
@@ -142,7 +144,9 @@ fn journal_one<'p>(
     let (real, shown) = (p.target.real.as_path(), p.target.shown.as_str());
     match p.action {
         Action::Add => {
-            entries.push(NewEntry::new(TOOL, real, shown, Before::Absent, r.after));
+            let mut entry = NewEntry::new(TOOL, real, shown, Before::Absent, r.after);
+            entry.created = r.staged.as_ref().map(Staged::made).unwrap_or_default();
+            entries.push(entry);
             records.push(reads::Change::Set(real, r.after));
         }
         Action::Update => {
@@ -225,11 +229,14 @@ fn land(ctx: &Ctx, p: &Planned, r: &mut Ready, done: &mut Vec<Done>) -> Result<(
     let shown = p.target.shown.as_str();
     match p.action {
         Action::Add => {
+            let mut made = vec![];
             if let Some(staged) = r.staged.as_mut() {
                 commit_staged(staged, &[], shown)?;
+                made = staged.made();
             }
             done.push(Done::Created {
                 target: p.target.clone(),
+                made,
             });
         }
         Action::Update => {
@@ -299,7 +306,17 @@ fn rollback(ctx: &Ctx, done: Vec<Done>) {
                 bytes,
                 mode,
             } => rewrite(target, bytes, *mode),
-            Done::Created { target } => fsx::remove_resolved(target),
+            // Resolved afresh: the parents made for it did not exist when it was resolved.
+            Done::Created { target, made } => {
+                sandbox::resolve_entry(ctx, "patch", &target.real.to_string_lossy())
+                    .map_err(|e| std::io::Error::other(e.message))
+                    .and_then(|t| fsx::remove_resolved(&t))
+                    .map(|()| {
+                        for d in made.iter().rev() {
+                            let _ = std::fs::remove_dir(d);
+                        }
+                    })
+            }
             Done::Trashed { target, kept } => fsx::move_in(kept, target),
             Done::Moved {
                 from,
@@ -324,7 +341,7 @@ fn rollback(ctx: &Ctx, done: Vec<Done>) {
         if let Err(e) = result {
             let shown = match &d {
                 Done::Wrote { target, .. }
-                | Done::Created { target }
+                | Done::Created { target, .. }
                 | Done::Trashed { target, .. } => &target.shown,
                 Done::Moved { to, .. } => &to.shown,
             };

@@ -104,6 +104,10 @@ Repeat to step further back (the last 50 changes are kept). Refuses with stale_r
                     change::undo_first(ctx, &entry, &[reads::Change::Forget(&real)])?;
                 fsx::remove_resolved(&target).map_err(|e| ToolError::io(&e, &shown, "removing"))?;
                 journaled.landed();
+                // The directories the write made for it go again while empty.
+                for d in entry.created.iter().rev() {
+                    let _ = std::fs::remove_dir(d);
+                }
                 (None, remaining)
             }
             Some(prev) => {
@@ -193,6 +197,7 @@ fn cut_short(ctx: &Ctx, entry: &Entry, target: &sandbox::Resolved) -> Result<boo
 /// names this binary makes (digits, dots), never a path.
 fn check_entry(ctx: &Ctx, entry: &Entry) -> Result<()> {
     let mut paths = vec![entry.path.as_str()];
+    paths.extend(entry.created.iter().map(String::as_str));
     let mut names: Vec<&str> = vec![];
     if let Some(blob) = entry.previous.as_ref().and_then(|p| p.blob.as_deref()) {
         names.push(blob);
