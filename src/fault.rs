@@ -110,8 +110,13 @@ const ERRNOS: &[(&str, i32)] = &[
 ];
 
 /// The symbolic name of an I/O error's errno (`"ENOSPC"`), for `error.errno` (SPEC 23.2).
+/// An error wrapped with a path (as `tempfile` does) still has its errno underneath.
 pub fn errno_name(err: &io::Error) -> Option<&'static str> {
-    let code = err.raw_os_error()?;
+    let inner = || {
+        let source = std::error::Error::source(err.get_ref()?)?;
+        source.downcast_ref::<io::Error>()?.raw_os_error()
+    };
+    let code = err.raw_os_error().or_else(inner)?;
     ERRNOS.iter().find(|(_, c)| *c == code).map(|(n, _)| *n)
 }
 
@@ -124,5 +129,20 @@ mod tests {
         let e = io::Error::from_raw_os_error(libc::ENOSPC);
         assert_eq!(errno_name(&e), Some("ENOSPC"));
         assert_eq!(errno_name(&io::Error::other("x")), None);
+        // How tempfile wraps an error with its path.
+        #[derive(Debug)]
+        struct AtPath(io::Error);
+        impl std::fmt::Display for AtPath {
+            fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                write!(f, "{} at path x", self.0)
+            }
+        }
+        impl std::error::Error for AtPath {
+            fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+                Some(&self.0)
+            }
+        }
+        let wrapped = io::Error::new(io::ErrorKind::StorageFull, AtPath(e));
+        assert_eq!(errno_name(&wrapped), Some("ENOSPC"));
     }
 }
