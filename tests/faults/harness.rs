@@ -83,8 +83,13 @@ pub fn files(env: &Env) -> Tree {
 /// and every other file's bytes (blobs, trash). Lock files and directories are left out: an
 /// empty `undo/` or `trash/` made on the way holds nothing.
 pub fn state(env: &Env) -> BTreeMap<String, Value> {
+    state_of(&env.state)
+}
+
+/// `state` of a state dir (or a copy of one).
+pub fn state_of(dir: &Path) -> BTreeMap<String, Value> {
     let mut out = BTreeMap::new();
-    for (rel, node) in tree(&env.state) {
+    for (rel, node) in tree(dir) {
         let Node::File { bytes, .. } = node else {
             continue;
         };
