@@ -155,6 +155,8 @@ pub struct Journaled<'a> {
     ctx: &'a Ctx,
     lock: StateLock<'a>,
     pushed: Vec<u64>,
+    /// Entries the push pruned (the journal keeps 50): discarded once the change lands.
+    pruned: Vec<journal::Entry>,
     taken: Option<journal::Entry>,
     saved: Option<reads::Saved>,
     /// Paths the change may have made or changed, for post hooks (real, as shown).
@@ -171,14 +173,12 @@ pub fn journal_first<'a>(
 ) -> Result<Journaled<'a>> {
     let lock = StateLock::acquire(ctx)?;
     let touched = touched(ctx, &entries, records);
-    let pushed: Vec<u64> = journal::push_all(&lock, entries)?
-        .into_iter()
-        .map(|(id, _)| id)
-        .collect();
+    let journal::Pushed { ids, pruned } = journal::push_all(&lock, entries)?;
+    let pushed: Vec<u64> = ids.into_iter().map(|(id, _)| id).collect();
     let saved = match reads::apply(&lock, records) {
         Ok(saved) => saved,
         Err(e) => {
-            let _ = journal::pop_all(&lock, &pushed);
+            let _ = journal::pop_all(&lock, &pushed, pruned);
             return Err(e);
         }
     };
@@ -186,6 +186,7 @@ pub fn journal_first<'a>(
         ctx,
         lock,
         pushed,
+        pruned,
         taken: None,
         saved: Some(saved),
         touched,
@@ -222,6 +223,7 @@ pub fn undo_first<'a>(
             ctx,
             lock,
             pushed: vec![],
+            pruned: vec![],
             taken: Some(taken),
             saved: Some(saved),
             touched,
@@ -255,7 +257,7 @@ impl Journaled<'_> {
     /// them, SPEC 19.2, 24.7).
     pub fn landed(mut self) {
         self.landed = true;
-        if let Some(entry) = self.taken.take() {
+        for entry in self.taken.take().into_iter().chain(self.pruned.drain(..)) {
             journal::discard(self.lock.dir(), &entry);
         }
         for (real, shown) in &self.touched {
@@ -280,7 +282,7 @@ impl Drop for Journaled<'_> {
         }
         let journal = match self.taken.take() {
             Some(entry) => journal::put_back(&self.lock, entry),
-            None => journal::pop_all(&self.lock, &self.pushed),
+            None => journal::pop_all(&self.lock, &self.pushed, std::mem::take(&mut self.pruned)),
         };
         if let Err(e) = journal {
             failed = Some(e);

@@ -293,13 +293,23 @@ fn blob(
     Ok(hash)
 }
 
+/// What `push_all` did: the new entries' ids (and whether each can be undone), and the oldest
+/// entries it pruned to stay at 50 — their blobs and trash are kept until the change lands
+/// (`discard` them then), so a change that does not land puts them back with `pop_all`.
+pub struct Pushed {
+    pub ids: Vec<(u64, bool)>,
+    pub pruned: Vec<Entry>,
+}
+
 /// Appends the entries of one change (several for a patch: one per file, so each is undone on
 /// its own) in one save of the journal, before the change is made (SPEC 24.6): what they keep
 /// is written first, and if anything fails, nothing of them is left. Prunes to the last 50.
-/// Returns each entry's id and whether it can be undone.
-pub fn push_all(lock: &StateLock, news: Vec<NewEntry>) -> Result<Vec<(u64, bool)>> {
+pub fn push_all(lock: &StateLock, news: Vec<NewEntry>) -> Result<Pushed> {
     if news.is_empty() {
-        return Ok(vec![]);
+        return Ok(Pushed {
+            ids: vec![],
+            pruned: vec![],
+        });
     }
     let mut made: Vec<PathBuf> = vec![];
     let result = push_entries(lock, news, &mut made);
@@ -311,11 +321,7 @@ pub fn push_all(lock: &StateLock, news: Vec<NewEntry>) -> Result<Vec<(u64, bool)
     result
 }
 
-fn push_entries(
-    lock: &StateLock,
-    news: Vec<NewEntry>,
-    made: &mut Vec<PathBuf>,
-) -> Result<Vec<(u64, bool)>> {
+fn push_entries(lock: &StateLock, news: Vec<NewEntry>, made: &mut Vec<PathBuf>) -> Result<Pushed> {
     let mut journal: Journal = lock.load(FILE)?;
     let blobs = lock.dir().join("undo");
     let mut ids = Vec::with_capacity(news.len());
@@ -383,15 +389,12 @@ fn push_entries(
         ids.push((id, undoable));
     }
     // The trash keeps what the journal's entries need and no more (SPEC 18.1) — once the
-    // journal no longer names them.
+    // journal no longer names them and the change has landed.
     let excess = journal.entries.len().saturating_sub(MAX_ENTRIES);
     let pruned: Vec<Entry> = journal.entries.drain(..excess).collect();
     save(lock, &journal)?;
-    for old in &pruned {
-        discard(lock.dir(), old);
-    }
     sweep_pending(&blobs);
-    Ok(ids)
+    Ok(Pushed { ids, pruned })
 }
 
 /// Saves the journal: the `journal` step of the fault switch.
@@ -400,15 +403,18 @@ fn save(lock: &StateLock, journal: &Journal) -> Result<()> {
     lock.save(FILE, journal, true)
 }
 
-/// Takes entries `ids` back out (their change did not land), with what they kept.
-pub fn pop_all(lock: &StateLock, ids: &[u64]) -> Result<()> {
+/// Takes entries `ids` back out (their change did not land), with what they kept, and puts
+/// back the entries their push pruned.
+pub fn pop_all(lock: &StateLock, ids: &[u64], pruned: Vec<Entry>) -> Result<()> {
     let mut journal: Journal = lock.load(FILE)?;
     let (gone, kept): (Vec<Entry>, Vec<Entry>) =
         journal.entries.drain(..).partition(|e| ids.contains(&e.id));
-    journal.entries = kept;
-    if gone.is_empty() {
+    if gone.is_empty() && pruned.is_empty() {
+        journal.entries = kept;
         return Ok(());
     }
+    journal.entries = pruned;
+    journal.entries.extend(kept);
     save(lock, &journal)?;
     for e in &gone {
         discard(lock.dir(), e);

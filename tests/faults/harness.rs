@@ -220,11 +220,12 @@ fn one(case: &Case, step: &str, n: u32, errno: &str, cause: &str) -> bool {
                 env.call("undo", json!({})).assert_ok();
             }
             assert_eq!(files(&env), before, "{what}: after undo");
-            assert_eq!(
-                entries(&state(&env)),
-                entries(&state_before),
-                "{what}: the journal after undo"
-            );
+            // (At the journal's cap the call that landed dropped the oldest entry.)
+            let mut was = entries(&state_before);
+            if was.as_array().is_some_and(|a| a.len() == 50) {
+                was.as_array_mut().unwrap().remove(0);
+            }
+            assert_eq!(entries(&state(&env)), was, "{what}: the journal after undo");
         }
         _ => {}
     }

@@ -163,6 +163,30 @@ fn write_edit_and_notebook_edit() {
     }
 }
 
+/// The journal at its cap (50): the push that makes room drops the oldest entry, which a change
+/// that then fails must give back (its blob too).
+fn at_the_cap(env: &Env) -> Option<Tree> {
+    a_read(env);
+    let calls: Vec<serde_json::Value> = (0..50)
+        .map(|i| json!({"name": "write", "input": {"path": "a.txt", "content": format!("version {i}\n")}}))
+        .collect();
+    let out = env.run(&["batch"], &serde_json::Value::from(calls).to_string());
+    assert_eq!(out.status, 0, "{}", out.stdout);
+    None
+}
+
+#[test]
+fn at_the_journal_cap() {
+    check(Case {
+        name: "write with 50 entries in the journal",
+        setup: at_the_cap,
+        tool: "write",
+        input: json!({"path": "a.txt", "content": "new content\n"}),
+        steps: &["rename"],
+        undos: 1,
+    });
+}
+
 #[test]
 fn move_delete_and_mkdir() {
     for case in [
