@@ -6,16 +6,20 @@
 //!    the locks themselves, in sorted order when a call changes several files (24.7).
 //! 2. `Locked::require_fresh`: under the lock, the file's current content must be what this
 //!    session last read or wrote (`not_read`, `stale_read`).
-//! 3. The change itself: `replace` for content (temp file, fsync, rename, fsync of the
-//!    directory), or a rename / removal done by the tool.
-//! 4. `remember`: the journal entry for `undo` and the read records, under one state lock.
+//! 3. The change made ready without touching the target: new content staged (`fsx::Staged`),
+//!    the trash name chosen, the directories to create listed.
+//! 4. `journal_first`: the journal entry for `undo` and the read records, under one state lock
+//!    (SPEC 24.6: a change whose entry, trash copy or record cannot be saved is not made).
+//! 5. The change lands (the rename, the move into the trash, the mkdir) and `Journaled::landed`
+//!    keeps the state; a change that fails to land drops it, which takes the state back.
+//!    `undo` runs the same protocol the other way (`undo_first`).
 //!
 //! Core: it knows files, records, the journal and locks, never a tool.
 
 use crate::context::Ctx;
-use crate::error::{Result, ToolError};
+use crate::error::{Code, Result, ToolError};
 use crate::fsx;
-use crate::journal::{self, Before, Op};
+use crate::journal::{self, Before, NewEntry};
 use crate::reads::{self, Fingerprint, Record};
 use crate::sandbox::Resolved;
 use crate::state::{self, StateLock};
@@ -80,11 +84,12 @@ impl Locked<'_> {
 /// `before` for undo and recording the new content as read. The caller holds the lock.
 ///
 /// The order is the contract's (SPEC 24.6, 24.7): the new content is staged (a temp file beside
-/// the target, fsynced), then the journal entry and the read record are saved, then the temp file
-/// is renamed over the target. A change whose entry cannot be saved is therefore not made (the
-/// call fails with the state file's errno and path, the temp file removed), and a rename that
-/// fails takes its entry back out. A file with several hard links is rewritten in place, room
-/// reserved first (fsx::in_place), and journaled after.
+/// the target, fsynced; for a file with several hard links, its room reserved), then the journal
+/// entry and the read record are saved, then the change lands (the rename, or the in-place
+/// write). A change whose entry cannot be saved is therefore not made, and one that does not
+/// land takes its entry back out. An in-place write that fails part-way writes the old content
+/// back; a kill part-way leaves the entry, which keeps the old and the new content, so `undo`
+/// restores the file (`journal::cut_short`).
 pub fn replace(
     ctx: &Ctx,
     tool: &str,
@@ -94,152 +99,199 @@ pub fn replace(
     before: Before,
 ) -> Result<Fingerprint> {
     let writing = |e: std::io::Error| ToolError::io(&e, &target.shown, "writing");
-    let staged = match fsx::stage_resolved(target, bytes, existing, None).map_err(writing)? {
-        fsx::Prepared::Staged(staged) => staged,
-        fsx::Prepared::Written(fp) => {
-            remember(
-                ctx,
-                tool,
-                target,
-                before,
-                None,
-                fp,
-                &[(&target.real, Some(fp))],
-            );
-            return Ok(fp);
+    // Dropping `staged` on any error below removes the temp file: the target never changed.
+    let mut staged = fsx::stage_resolved(target, bytes, existing, None).map_err(writing)?;
+    let too_large = matches!(before, Before::TooLarge { .. });
+    let old = before.bytes();
+    let mut entry = NewEntry::new(tool, &target.real, &target.shown, before, staged.fp);
+    if staged.in_place() {
+        entry.written = Some(bytes);
+    }
+    entry.created = staged.made();
+    let journaled = journal_first(
+        ctx,
+        vec![entry],
+        &[reads::Change::Set(&target.real, staged.fp)],
+    )?;
+    match staged.commit() {
+        Ok(fp) => {
+            journaled.landed();
+            if too_large {
+                ctx.warn(format!(
+                    "the previous content of {} is over 64 MiB and was not kept: this change cannot be undone",
+                    target.shown
+                ));
+            }
+            Ok(fp)
+        }
+        Err(e) if staged.in_place() => {
+            let back = old.map(|old| staged.put_back(old));
+            if matches!(back, Some(Ok(()))) {
+                return Err(writing(e)); // the entry goes with `journaled`
+            }
+            // The file is neither old nor new: the entry stays, so undo can restore it.
+            journaled.landed();
+            let hint = match old {
+                Some(_) => "`undo` restores its previous content.",
+                None => {
+                    "Its previous content was over 64 MiB and not kept: restore it from a backup."
+                }
+            };
+            Err(writing(e).hint(format!(
+                "The write to {} stopped part-way and could not be undone at once. {hint}",
+                target.shown
+            )))
+        }
+        Err(e) => Err(writing(e)),
+    }
+}
+
+/// A change whose journal entries and read records are saved, with the state lock held, while
+/// the change itself is made (SPEC 24.6): `landed` keeps them; dropped without it, the change
+/// did not land and they are taken back out (entries popped, or an entry an undo took put
+/// back; records as they were).
+#[must_use]
+pub struct Journaled<'a> {
+    ctx: &'a Ctx,
+    lock: StateLock<'a>,
+    pushed: Vec<u64>,
+    /// Entries the push pruned (the journal keeps 50): discarded once the change lands.
+    pruned: Vec<journal::Entry>,
+    taken: Option<journal::Entry>,
+    saved: Option<reads::Saved>,
+    /// Paths the change may have made or changed, for post hooks (real, as shown).
+    touched: Vec<(PathBuf, String)>,
+    landed: bool,
+}
+
+/// Saves the journal entries of a change about to be made (one per file) and the read records
+/// it will leave, under the state lock, which the result holds until the change lands.
+pub fn journal_first<'a>(
+    ctx: &'a Ctx,
+    entries: Vec<NewEntry>,
+    records: &[reads::Change],
+) -> Result<Journaled<'a>> {
+    let lock = StateLock::acquire(ctx)?;
+    let touched = touched(ctx, &entries, records);
+    let journal::Pushed { ids, pruned } = journal::push_all(&lock, entries)?;
+    let pushed: Vec<u64> = ids.into_iter().map(|(id, _)| id).collect();
+    let saved = match reads::apply(&lock, records) {
+        Ok(saved) => saved,
+        Err(e) => {
+            let _ = journal::pop_all(&lock, &pushed, pruned);
+            return Err(e);
         }
     };
-    let fp = staged.fp;
-    let too_large = matches!(before, Before::TooLarge { .. });
+    Ok(Journaled {
+        ctx,
+        lock,
+        pushed,
+        pruned,
+        taken: None,
+        saved: Some(saved),
+        touched,
+        landed: false,
+    })
+}
+
+/// For `undo`: takes `entry` off the journal and saves the read records the undo will leave,
+/// before the files are touched. `stale_read` when another undo took the entry first.
+pub fn undo_first<'a>(
+    ctx: &'a Ctx,
+    entry: &journal::Entry,
+    records: &[reads::Change],
+) -> Result<(Journaled<'a>, usize)> {
     let lock = StateLock::acquire(ctx)?;
-    // Dropping `staged` on any error below removes the temp file: the target never changed.
-    let id = journal::push(&lock, tool, &target.real, &target.shown, before, None, fp)?.0;
-    let old_record = reads::lookup(ctx, &target.real).ok().flatten();
-    if let Err(e) = apply_records(&lock, &[(&target.real, Some(fp))]) {
-        let _ = journal::pop(&lock, id);
-        return Err(e);
-    }
-    if let Err(e) = staged.commit() {
-        // Not made: the entry goes, and the record names what the file still holds.
-        let _ = journal::pop(&lock, id);
-        let _ = match old_record {
-            Some(r) => reads::record(&lock, &target.real, r.fingerprint),
-            None => reads::forget(&lock, &target.real),
+    let Some((taken, remaining)) = journal::take(&lock, entry.id)? else {
+        return Err(ToolError::new(
+            Code::StaleRead,
+            format!("another undo of {} ran at the same time", entry.shown),
+        )
+        .with("path", entry.shown.as_str())
+        .hint("Run undo again if you want to step further back."));
+    };
+    let saved = match reads::apply(&lock, records) {
+        Ok(saved) => saved,
+        Err(e) => {
+            let _ = journal::put_back(&lock, taken);
+            return Err(e);
+        }
+    };
+    let touched = touched(ctx, &[], records);
+    Ok((
+        Journaled {
+            ctx,
+            lock,
+            pushed: vec![],
+            pruned: vec![],
+            taken: Some(taken),
+            saved: Some(saved),
+            touched,
+            landed: false,
+        },
+        remaining,
+    ))
+}
+
+fn touched(ctx: &Ctx, entries: &[NewEntry], records: &[reads::Change]) -> Vec<(PathBuf, String)> {
+    let mut out: Vec<(PathBuf, String)> = entries
+        .iter()
+        .map(|e| (e.real.to_path_buf(), e.shown.to_string()))
+        .collect();
+    for r in records {
+        let p = match r {
+            reads::Change::Set(p, _) => p,
+            reads::Change::Move(_, to) => to,
+            reads::Change::Forget(_) => continue,
         };
-        return Err(writing(e));
+        if !out.iter().any(|(q, _)| q == p) {
+            out.push((p.to_path_buf(), ctx.show(p, Some(p))));
+        }
     }
-    note_changed(ctx, Some(target), &[]);
-    if too_large {
-        ctx.warn(format!(
-            "the previous content of {} is over 64 MiB and was not kept: this change cannot be undone",
-            target.shown
-        ));
-    }
-    Ok(fp)
+    out
 }
 
-/// Tells the call which paths exist changed after it (the catalog's post hooks get them, SPEC
-/// 19.2, 24.7): the target when it is still there, and each file recorded as now known.
-fn note_changed(ctx: &Ctx, target: Option<&Resolved>, records: &[(&Path, Option<Fingerprint>)]) {
-    if let Some(t) = target
-        && t.real.symlink_metadata().is_ok()
-    {
-        ctx.note_changed(t.shown.clone());
-    }
-    for (real, fp) in records {
-        if fp.is_some() && target.is_none_or(|t| t.real != *real) {
-            ctx.note_changed(ctx.show(real, Some(real)));
+impl Journaled<'_> {
+    /// The change landed: its entries and records stay; an undo's entry lets go of what it
+    /// kept. Tells the call which paths exist changed after it (the catalog's post hooks get
+    /// them, SPEC 19.2, 24.7).
+    pub fn landed(mut self) {
+        self.landed = true;
+        for entry in self.taken.take().into_iter().chain(self.pruned.drain(..)) {
+            journal::discard(self.lock.dir(), &entry);
+        }
+        for (real, shown) in &self.touched {
+            if real.symlink_metadata().is_ok() {
+                self.ctx.note_changed(shown.clone());
+            }
         }
     }
 }
 
-/// A change that cannot be undone (a permanent delete) is not journaled — undo then steps to
-/// the change before it — but the read records still follow it.
-pub fn records_only(ctx: &Ctx, records: &[(&Path, Option<Fingerprint>)]) {
-    note_changed(ctx, None, records);
-    let result = StateLock::acquire(ctx).and_then(|lock| apply_records(&lock, records));
-    if let Err(e) = result {
-        ctx.warn(format!(
-            "the change was made, but the read records could not be updated: {}",
-            e.message
-        ));
-    }
-}
-
-/// After a change has landed: journal it (`before`; `op` for changes other than content;
-/// `after`, the file as the change left it, which undo checks) and update the read records:
-/// `Some(fp)` records a file as now known, `None` forgets it. The change is made, so a state
-/// failure becomes a warning, not an error.
-pub fn remember(
-    ctx: &Ctx,
-    tool: &str,
-    target: &Resolved,
-    before: Before,
-    op: Option<Op>,
-    after: Fingerprint,
-    records: &[(&Path, Option<Fingerprint>)],
-) {
-    note_changed(ctx, Some(target), records);
-    let too_large = matches!(before, Before::TooLarge { .. });
-    let result = StateLock::acquire(ctx).and_then(|lock| {
-        journal::push(&lock, tool, &target.real, &target.shown, before, op, after)?;
-        apply_records(&lock, records)
-    });
-    if let Err(e) = result {
-        ctx.warn(format!(
-            "the change was made, but the session state could not be updated: {}",
-            e.message
-        ));
-    } else if too_large {
-        ctx.warn(format!(
-            "the previous content of {} is over 64 MiB and was not kept: this change cannot be undone",
-            target.shown
-        ));
-    }
-}
-
-/// `remember` for a move that also rewrote the file (apply_patch's Update with `Move to`):
-/// `source` is what the file held before, so one undo moves it back as it was.
-#[allow(clippy::too_many_arguments)]
-pub fn remember_moved(
-    ctx: &Ctx,
-    tool: &str,
-    target: &Resolved,
-    before: Before,
-    op: Op,
-    after: Fingerprint,
-    source: Before,
-    records: &[(&Path, Option<Fingerprint>)],
-) {
-    note_changed(ctx, Some(target), records);
-    let result = StateLock::acquire(ctx).and_then(|lock| {
-        journal::push_moved(
-            &lock,
-            tool,
-            &target.real,
-            &target.shown,
-            before,
-            Some(op),
-            after,
-            Some(source),
-        )?;
-        apply_records(&lock, records)
-    });
-    if let Err(e) = result {
-        ctx.warn(format!(
-            "the change was made, but the session state could not be updated: {}",
-            e.message
-        ));
-    }
-}
-
-/// `Some(fp)` records a file as now known, `None` forgets it.
-fn apply_records(lock: &StateLock, records: &[(&Path, Option<Fingerprint>)]) -> Result<()> {
-    for (p, fp) in records {
-        match fp {
-            Some(fp) => reads::record(lock, p, *fp)?,
-            None => reads::forget(lock, p)?,
+impl Drop for Journaled<'_> {
+    fn drop(&mut self) {
+        if self.landed {
+            return;
+        }
+        // Not landed: the state goes back to what it was before the change.
+        let mut failed = None;
+        if let Some(saved) = self.saved.take()
+            && let Err(e) = saved.restore(&self.lock)
+        {
+            failed = Some(e);
+        }
+        let journal = match self.taken.take() {
+            Some(entry) => journal::put_back(&self.lock, entry),
+            None => journal::pop_all(&self.lock, &self.pushed, std::mem::take(&mut self.pruned)),
+        };
+        if let Err(e) = journal {
+            failed = Some(e);
+        }
+        if let Some(e) = failed {
+            self.ctx.warn(format!(
+                "the change was not made, but the session state could not be put back as it was: {}",
+                e.message
+            ));
         }
     }
-    Ok(())
 }

@@ -9,6 +9,10 @@
 //! change replaces the file (see `keep`): the bytes are already on disk, and writing and
 //! fsyncing a second copy was most of the time of an edit of a large file. Where no link can be
 //! made, the previous content is written as a copy.
+//!
+//! Entries are saved before their change is made (SPEC 24.6, `change::journal_first`) and taken
+//! back out when it does not land. A file rewritten in place (several hard links) also keeps
+//! its new content, so undo can restore a file a kill left half-written (`cut_short`).
 
 use crate::context::Ctx;
 use crate::error::{Result, ToolError};
@@ -42,6 +46,14 @@ pub struct Entry {
     /// A change other than new content (move, delete, mkdir); absent for write and edit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub op: Option<Op>,
+    /// For a file rewritten in place (several hard links): the blob holding the new content,
+    /// so undo can restore a file a kill left half-written (`cut_short`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub written: Option<String>,
+    /// Parent directories a write that created the file made (real paths, outermost first):
+    /// undo removes them again while empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub created: Vec<String>,
 }
 
 /// What a change other than a content change did, so undo can take it back.
@@ -207,113 +219,244 @@ fn sweep_pending(blobs: &Path) {
     }
 }
 
-/// Appends an entry for a change of `real` that has just been made; prunes to the last 50.
-/// Returns whether the change can be undone.
-pub fn push(
-    lock: &StateLock,
-    tool: &str,
-    real: &Path,
-    shown: &str,
-    before: Before,
-    op: Option<Op>,
-    after: Fingerprint,
-) -> Result<(u64, bool)> {
-    push_moved(lock, tool, real, shown, before, op, after, None)
+/// One change to journal, before it is made (see `push_all`).
+pub struct NewEntry<'a> {
+    pub tool: &'a str,
+    pub real: &'a Path,
+    pub shown: &'a str,
+    pub before: Before<'a>,
+    pub op: Option<Op>,
+    /// The file as the change will leave it.
+    pub after: Fingerprint,
+    /// What the file held before a change that also moved it (apply_patch's Update with
+    /// `Move to`): kept as the blob `<id>.0` in the move's `content`.
+    pub source: Option<Before<'a>>,
+    /// The new content of a file rewritten in place (several hard links): kept as `<id>.1`, so
+    /// undo can tell the file a write cut short by a kill left (see `cut_short`).
+    pub written: Option<&'a [u8]>,
+    /// Parent directories a write that creates the file made for it.
+    pub created: Vec<String>,
 }
 
-/// As `push`, for a move that also changed the file's content: `source` is what it held
-/// before, kept as the blob `<id>.0` in the move's `content`.
-#[allow(clippy::too_many_arguments)]
-pub fn push_moved(
-    lock: &StateLock,
-    tool: &str,
-    real: &Path,
-    shown: &str,
-    before: Before,
-    mut op: Option<Op>,
-    after: Fingerprint,
-    source: Option<Before>,
-) -> Result<(u64, bool)> {
-    let mut journal: Journal = lock.load(FILE)?;
-    let id = journal.next_id.max(1);
-    journal.next_id = id + 1;
-    let blobs = lock.dir().join("undo");
-    if let (Some(Before::Content { bytes, mode, kept }), Some(Op::Move { content, .. })) =
-        (source, op.as_mut())
-    {
-        crate::state::create_dir(&blobs)?;
-        let name = format!("{id}.0");
-        let hash = kept.and_then(|k| adopt(k, &blobs, &name));
-        if hash.is_none() {
-            crate::state::write_atomic(&blobs, &name, bytes, true)?;
+impl<'a> NewEntry<'a> {
+    pub fn new(
+        tool: &'a str,
+        real: &'a Path,
+        shown: &'a str,
+        before: Before<'a>,
+        after: Fingerprint,
+    ) -> Self {
+        NewEntry {
+            tool,
+            real,
+            shown,
+            before,
+            op: None,
+            after,
+            source: None,
+            written: None,
+            created: vec![],
         }
-        *content = Some(Previous {
-            mode,
-            size: bytes.len() as u64,
-            blob: Some(name),
-            hash,
+    }
+
+    pub fn op(mut self, op: Op) -> Self {
+        self.op = Some(op);
+        self
+    }
+}
+
+impl<'a> Before<'a> {
+    /// The content a change replaces, when it is kept.
+    pub fn bytes(&self) -> Option<&'a [u8]> {
+        match *self {
+            Before::Content { bytes, .. } => Some(bytes),
+            _ => None,
+        }
+    }
+}
+
+/// Writes `bytes` (or adopts `kept`) as the blob `name`; the blob's path is added to `made`
+/// first, so a failure part-way leaves nothing once `made` is cleaned.
+fn blob(
+    blobs: &Path,
+    name: &str,
+    bytes: &[u8],
+    kept: Option<Kept>,
+    made: &mut Vec<PathBuf>,
+) -> Result<Option<u64>> {
+    crate::state::create_dir(blobs)?;
+    made.push(blobs.join(name));
+    let hash = kept.and_then(|k| adopt(k, blobs, name));
+    if hash.is_none() {
+        crate::state::write_atomic(blobs, name, bytes, true)?;
+    }
+    Ok(hash)
+}
+
+/// What `push_all` did: the new entries' ids (and whether each can be undone), and the oldest
+/// entries it pruned to stay at 50 — their blobs and trash are kept until the change lands
+/// (`discard` them then), so a change that does not land puts them back with `pop_all`.
+pub struct Pushed {
+    pub ids: Vec<(u64, bool)>,
+    pub pruned: Vec<Entry>,
+}
+
+/// Appends the entries of one change (several for a patch: one per file, so each is undone on
+/// its own) in one save of the journal, before the change is made (SPEC 24.6): what they keep
+/// is written first, and if anything fails, nothing of them is left. Prunes to the last 50.
+pub fn push_all(lock: &StateLock, news: Vec<NewEntry>) -> Result<Pushed> {
+    if news.is_empty() {
+        return Ok(Pushed {
+            ids: vec![],
+            pruned: vec![],
         });
     }
-    let (previous, undoable) = match before {
-        Before::Absent => (None, true),
-        Before::TooLarge { size, mode } => (
-            Some(Previous {
-                mode,
-                size,
-                blob: None,
-                hash: None,
-            }),
-            false,
-        ),
-        Before::Content { bytes, mode, kept } => {
-            crate::state::create_dir(&blobs)?;
-            let name = id.to_string();
-            let hash = kept.and_then(|k| adopt(k, &blobs, &name));
-            if hash.is_none() {
-                crate::state::write_atomic(&blobs, &name, bytes, true)?;
-            }
-            sweep_pending(&blobs);
-            (
-                Some(Previous {
-                    mode,
-                    size: bytes.len() as u64,
-                    blob: Some(name),
-                    hash,
-                }),
-                true,
-            )
+    let mut made: Vec<PathBuf> = vec![];
+    let result = push_entries(lock, news, &mut made);
+    if result.is_err() {
+        for p in made {
+            let _ = std::fs::remove_file(p);
         }
-    };
-    journal.entries.push(Entry {
-        id,
-        tool: tool.to_string(),
-        path: real.to_string_lossy().into_owned(),
-        shown: shown.to_string(),
-        at: crate::state::now(),
-        previous,
-        after,
-        op,
-    });
-    // The trash keeps what the journal's entries need and no more (SPEC 18.1).
-    let excess = journal.entries.len().saturating_sub(MAX_ENTRIES);
-    for old in journal.entries.drain(..excess) {
-        discard(lock.dir(), &old);
     }
-    crate::fault::check("journal").map_err(|e| ToolError::state(&e, &lock.dir().join(FILE)))?;
-    lock.save(FILE, &journal, true)?;
-    Ok((id, undoable))
+    result
 }
 
-/// Takes entry `id` back out (its change did not land), with what it kept.
-pub fn pop(lock: &StateLock, id: u64) -> Result<()> {
+fn push_entries(lock: &StateLock, news: Vec<NewEntry>, made: &mut Vec<PathBuf>) -> Result<Pushed> {
     let mut journal: Journal = lock.load(FILE)?;
-    let Some(i) = journal.entries.iter().rposition(|e| e.id == id) else {
+    let blobs = lock.dir().join("undo");
+    let mut ids = Vec::with_capacity(news.len());
+    for n in news {
+        let id = journal.next_id.max(1);
+        journal.next_id = id + 1;
+        let mut op = n.op;
+        if let (Some(Before::Content { bytes, mode, kept }), Some(Op::Move { content, .. })) =
+            (n.source, op.as_mut())
+        {
+            let name = format!("{id}.0");
+            let hash = blob(&blobs, &name, bytes, kept, made)?;
+            *content = Some(Previous {
+                mode,
+                size: bytes.len() as u64,
+                blob: Some(name),
+                hash,
+            });
+        }
+        let (previous, undoable) = match n.before {
+            Before::Absent => (None, true),
+            Before::TooLarge { size, mode } => (
+                Some(Previous {
+                    mode,
+                    size,
+                    blob: None,
+                    hash: None,
+                }),
+                false,
+            ),
+            Before::Content { bytes, mode, kept } => {
+                let name = id.to_string();
+                let hash = blob(&blobs, &name, bytes, kept, made)?;
+                (
+                    Some(Previous {
+                        mode,
+                        size: bytes.len() as u64,
+                        blob: Some(name),
+                        hash,
+                    }),
+                    true,
+                )
+            }
+        };
+        let written = match n.written {
+            Some(bytes) if undoable && bytes.len() as u64 <= MAX_ENTRY_BYTES => {
+                let name = format!("{id}.1");
+                blob(&blobs, &name, bytes, None, made)?;
+                Some(name)
+            }
+            _ => None,
+        };
+        journal.entries.push(Entry {
+            id,
+            tool: n.tool.to_string(),
+            path: n.real.to_string_lossy().into_owned(),
+            shown: n.shown.to_string(),
+            at: crate::state::now(),
+            previous,
+            after: n.after,
+            op,
+            written,
+            created: n.created,
+        });
+        ids.push((id, undoable));
+    }
+    // The trash keeps what the journal's entries need and no more (SPEC 18.1) — once the
+    // journal no longer names them and the change has landed.
+    let excess = journal.entries.len().saturating_sub(MAX_ENTRIES);
+    let pruned: Vec<Entry> = journal.entries.drain(..excess).collect();
+    save(lock, &journal)?;
+    sweep_pending(&blobs);
+    Ok(Pushed { ids, pruned })
+}
+
+/// Saves the journal: the `journal` step of the fault switch.
+fn save(lock: &StateLock, journal: &Journal) -> Result<()> {
+    crate::fault::check("journal").map_err(|e| ToolError::state(&e, &lock.dir().join(FILE)))?;
+    lock.save(FILE, journal, true)
+}
+
+/// Takes entries `ids` back out (their change did not land), with what they kept, and puts
+/// back the entries their push pruned.
+pub fn pop_all(lock: &StateLock, ids: &[u64], pruned: Vec<Entry>) -> Result<()> {
+    let mut journal: Journal = lock.load(FILE)?;
+    let (gone, kept): (Vec<Entry>, Vec<Entry>) =
+        journal.entries.drain(..).partition(|e| ids.contains(&e.id));
+    if gone.is_empty() && pruned.is_empty() {
+        journal.entries = kept;
         return Ok(());
+    }
+    journal.entries = pruned;
+    journal.entries.extend(kept);
+    save(lock, &journal)?;
+    for e in &gone {
+        discard(lock.dir(), e);
+    }
+    Ok(())
+}
+
+/// Takes entry `id` off the journal for its undo, keeping what it kept until the undo has
+/// landed (then `discard`) or failed (then `put_back`). `None`: another undo took it first.
+pub fn take(lock: &StateLock, id: u64) -> Result<Option<(Entry, usize)>> {
+    let mut journal: Journal = lock.load(FILE)?;
+    let Some(i) = journal.entries.iter().position(|e| e.id == id) else {
+        return Ok(None);
     };
     let entry = journal.entries.remove(i);
-    lock.save(FILE, &journal, true)?;
-    discard(lock.dir(), &entry);
-    Ok(())
+    save(lock, &journal)?;
+    Ok(Some((entry, journal.entries.len())))
+}
+
+/// Puts back an entry `take` took, in its place (an undo that did not land).
+pub fn put_back(lock: &StateLock, entry: Entry) -> Result<()> {
+    let mut journal: Journal = lock.load(FILE)?;
+    let at = journal.entries.partition_point(|e| e.id < entry.id);
+    journal.entries.insert(at, entry);
+    save(lock, &journal)
+}
+
+/// Whether `now` is what an in-place rewrite of `old` into `new` can leave when it is cut
+/// short (SPEC 23.8: a kill mid-write can be undone): the new content's first k bytes over the
+/// old content, for some k — the write goes from the start, and the file is cut to the new
+/// length only at the end.
+pub fn cut_short(now: &[u8], old: &[u8], new: &[u8]) -> bool {
+    if now == new {
+        return true;
+    }
+    let k = now.iter().zip(new).take_while(|(a, b)| a == b).count();
+    // Any k' <= k where the old and new bytes agree leaves the same file; past k the file can
+    // only be the old content.
+    if k > old.len() {
+        return now.len() == k;
+    }
+    now[k..] == old[k..]
 }
 
 /// Removes what an entry kept (its blob, its trash) once undo can no longer need it.
@@ -328,6 +471,9 @@ pub fn discard(session: &Path, entry: &Entry) {
     {
         let _ = std::fs::remove_file(session.join("undo").join(blob));
     }
+    if let Some(blob) = &entry.written {
+        let _ = std::fs::remove_file(session.join("undo").join(blob));
+    }
     if let Some(Op::Delete { trash: Some(t) }) = &entry.op {
         let p = trash_dir(session).join(t);
         let _ = std::fs::remove_dir_all(&p).or_else(|_| std::fs::remove_file(&p));
@@ -336,4 +482,41 @@ pub fn discard(session: &Path, entry: &Entry) {
 
 pub fn depth(lock: &StateLock) -> Result<usize> {
     Ok(lock.load::<Journal>(FILE)?.entries.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cut_short;
+
+    #[test]
+    fn a_write_cut_short_is_recognised_at_every_point() {
+        let cases: [(&[u8], &[u8]); 4] = [
+            (b"old content here", b"NEW"),
+            (b"old", b"a much longer new content"),
+            (b"same prefix, old tail", b"same prefix, new tail!"),
+            (b"", b"new"),
+        ];
+        for (old, new) in cases {
+            // The in-place write: the new bytes from the start, the length cut at the end.
+            for k in 0..=new.len() {
+                let mut now = new[..k].to_vec();
+                now.extend_from_slice(old.get(k..).unwrap_or_default());
+                assert!(cut_short(&now, old, new), "{old:?} -> {new:?} at {k}");
+            }
+            assert!(cut_short(new, old, new), "complete");
+        }
+    }
+
+    #[test]
+    fn anything_else_is_not() {
+        let (old, new) = (&b"old content"[..], &b"new content"[..]);
+        assert!(!cut_short(b"someone else's", old, new));
+        assert!(!cut_short(b"xld content", old, new), "a byte of neither");
+        assert!(!cut_short(b"nex content", old, new), "new, then neither");
+        assert!(
+            !cut_short(b"new", old, new),
+            "cut to a length the write never had"
+        );
+        assert!(!cut_short(b"old content and more", old, new));
+    }
 }

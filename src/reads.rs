@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::os::unix::fs::MetadataExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Where a session kept its records before the sharded store (migrated on first use).
 pub const FILE: &str = "reads.json";
@@ -131,8 +131,12 @@ fn store(dir: &Path, s: &Stored) -> Result<()> {
     let bytes = serde_json::to_vec(s).map_err(|e| ToolError::internal(e.to_string()))?;
     let name = name_of(Path::new(&s.path));
     // The first record of a session makes the directory; several calls may race to make it
-    // (lock-free reads), so any failure makes sure it exists and tries once more.
-    crate::state::write_atomic(dir, &name, &bytes, false).or_else(|_| {
+    // (lock-free reads), so a missing directory is made and the save tried once more. Any other
+    // failure is the caller's (SPEC 24.6: a change whose record cannot be saved is not made).
+    crate::state::write_atomic(dir, &name, &bytes, false).or_else(|e| {
+        if std::fs::symlink_metadata(dir).is_ok() {
+            return Err(e);
+        }
         crate::state::create_dir(dir)?;
         crate::state::write_atomic(dir, &name, &bytes, false)
     })
@@ -145,10 +149,6 @@ fn load(path: &Path) -> Option<Stored> {
 /// Records that this session has seen `real` as `fp` (after a read, write or edit). A record
 /// that already says exactly this is left as it is: reading a file again costs a lookup, not a
 /// write (`read_at` is then when the session first saw this content).
-pub fn record(lock: &StateLock, real: &Path, fp: Fingerprint) -> Result<()> {
-    record_in(&dir_of(lock), real, fp)
-}
-
 fn record_in(dir: &Path, real: &Path, fp: Fingerprint) -> Result<()> {
     if get_in(dir, real).is_some_and(|r| r.fingerprint == fp) {
         return Ok(());
@@ -240,8 +240,8 @@ fn key(real: &Path) -> String {
 
 /// Records move with their files (move, and its undo): `from`, and everything below it when it
 /// is a directory, is recorded under `to` instead. A file's own record is one lookup; only a
-/// directory's needs the whole list.
-pub fn move_prefix(lock: &StateLock, from: &Path, to: &Path) -> Result<()> {
+/// directory's needs the whole list. What each touched record held goes to `saved`.
+fn move_saving(lock: &StateLock, from: &Path, to: &Path, saved: &mut Saved) -> Result<()> {
     let dir = dir_of(lock);
     let hits: Vec<(String, Record)> = match get(lock, from) {
         Some(r) => vec![(key(from), r)],
@@ -258,6 +258,8 @@ pub fn move_prefix(lock: &StateLock, from: &Path, to: &Path) -> Result<()> {
         } else {
             to.join(rest)
         };
+        saved.note(&dir, Path::new(&old));
+        saved.note(&dir, &new);
         store(
             &dir,
             &Stored {
@@ -268,6 +270,88 @@ pub fn move_prefix(lock: &StateLock, from: &Path, to: &Path) -> Result<()> {
         let _ = std::fs::remove_file(dir.join(name_of(Path::new(&old))));
     }
     Ok(())
+}
+
+/// One change to the read records that goes with a change of the files.
+pub enum Change<'p> {
+    /// The file is now known as this.
+    Set(&'p Path, Fingerprint),
+    /// The file is gone (or no longer known).
+    Forget(&'p Path),
+    /// The file (or directory, with everything below it) moved: its records follow.
+    Move(&'p Path, &'p Path),
+}
+
+/// The records a change touched, as they were before it, so a change that does not land can
+/// put them back exactly (SPEC 24.6: the session's state as it was).
+#[derive(Default)]
+#[must_use]
+pub struct Saved(Vec<(PathBuf, Option<Record>)>);
+
+impl Saved {
+    fn note(&mut self, dir: &Path, real: &Path) {
+        if !self.0.iter().any(|(p, _)| p == real) {
+            self.0.push((real.to_path_buf(), get_in(dir, real)));
+        }
+    }
+
+    /// Puts every touched record back as it was.
+    pub fn restore(self, lock: &StateLock) -> Result<()> {
+        let dir = dir_of(lock);
+        let mut first = Ok(());
+        for (real, record) in self.0.into_iter().rev() {
+            let r = match record {
+                Some(record) => store(
+                    &dir,
+                    &Stored {
+                        path: key(&real),
+                        record,
+                    },
+                ),
+                None => match std::fs::remove_file(dir.join(name_of(&real))) {
+                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                        Err(ToolError::state(&e, &dir))
+                    }
+                    _ => Ok(()),
+                },
+            };
+            if first.is_ok() {
+                first = r;
+            }
+        }
+        first
+    }
+}
+
+/// Applies `changes` in order. On failure, what was already applied is put back and the error
+/// returned; on success, what they replaced, for `Saved::restore`.
+pub fn apply(lock: &StateLock, changes: &[Change]) -> Result<Saved> {
+    let dir = dir_of(lock);
+    let mut saved = Saved::default();
+    let mut result = Ok(());
+    for c in changes {
+        result = match *c {
+            Change::Set(real, fp) => {
+                saved.note(&dir, real);
+                record_in(&dir, real, fp)
+            }
+            Change::Forget(real) => {
+                saved.note(&dir, real);
+                forget(lock, real)
+            }
+            Change::Move(from, to) => move_saving(lock, from, to, &mut saved),
+        };
+        if result.is_err() {
+            break;
+        }
+    }
+    match result {
+        Ok(()) => Ok(saved),
+        Err(e) => {
+            let _ = saved.restore(lock);
+            Err(e)
+        }
+    }
 }
 
 /// Drops the record of a file that no longer exists (undo of a creation).

@@ -225,16 +225,21 @@ impl SessionsLock {
 /// Writes `dir/name` by temp file and rename.
 pub fn write_atomic(dir: &Path, name: &str, bytes: &[u8], durable: bool) -> Result<()> {
     let target = dir.join(name);
+    crate::fault::check("state").map_err(|e| ToolError::state(&e, &target))?;
+    // Errors name the state file being saved, not its temp file (which is gone after).
     let mut tmp = tempfile::Builder::new()
         .prefix(&format!(".{name}."))
         .tempfile_in(dir)
-        .map_err(|e| ToolError::state(&e, dir))?;
-    tmp.write_all(bytes)
-        .map_err(|e| ToolError::state(&e, tmp.path()))?;
+        .map_err(|e| ToolError::state(&e, &target))?;
+    // Through the file itself: tempfile's own `Write` wraps errors with its path, hiding the
+    // errno (SPEC 23.2 wants it).
+    tmp.as_file_mut()
+        .write_all(bytes)
+        .map_err(|e| ToolError::state(&e, &target))?;
     if durable {
         tmp.as_file()
             .sync_all()
-            .map_err(|e| ToolError::state(&e, tmp.path()))?;
+            .map_err(|e| ToolError::state(&e, &target))?;
     }
     let tmp = tmp.into_temp_path();
     if exchange(&tmp, &target) {

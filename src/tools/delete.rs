@@ -10,8 +10,8 @@ use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Code, Result, ToolError};
 use crate::fsx;
-use crate::journal::{self, Before, Op};
-use crate::reads::Fingerprint;
+use crate::journal::{self, Before, NewEntry, Op};
+use crate::reads::{self, Fingerprint};
 use crate::sandbox;
 use crate::state;
 use crate::tool::Tool;
@@ -93,33 +93,34 @@ Prefer this over `run` with `rm`: it stays inside the sandbox and can be undone.
             .with("path", shown)
             .hint("Pass permanent: true to delete it for good (this cannot be undone)."));
         }
-        let trash = if permanent {
-            // Taken out of the tree through its checked handle first, then removed where only
-            // this call can reach it, so a swapped parent cannot redirect the removal.
-            let staged = to_trash(ctx, &target)?;
-            let trash = journal::trash_dir(&state::session_dir(ctx)).join(&staged);
-            fsx::remove_entry(&trash).map_err(|e| ToolError::state(&e, &trash))?;
-            None
+        // Journal first (SPEC 24.6): the entry names the trash entry before it is made.
+        let name = trash_name();
+        let undoable = !permanent;
+        // Permanent: not undoable, so no entry (undo steps to the change before it); the read
+        // record still follows.
+        let entries = if undoable {
+            let op = Op::Delete {
+                trash: Some(name.clone()),
+            };
+            vec![NewEntry::new("delete", real, shown, Before::Absent, Default::default()).op(op)]
         } else {
-            Some(to_trash(ctx, &target)?)
+            vec![]
         };
+        let journaled = change::journal_first(ctx, entries, &[reads::Change::Forget(real)])?;
+        let kept = to_trash(ctx, &target, &name)?;
+        if permanent {
+            // Taken out of the tree through its checked handle first, then removed where only
+            // this call can reach it, so a swapped parent cannot redirect the removal. What
+            // could not be removed goes back where it was.
+            if let Err(e) = fsx::remove_entry(&kept) {
+                let _ = fsx::move_in(&kept, &target);
+                return Err(ToolError::state(&e, &kept));
+            }
+        }
         if let Some(parent) = real.parent() {
             fsx::sync_dir(parent);
         }
-        let undoable = trash.is_some();
-        if undoable {
-            change::remember(
-                ctx,
-                "delete",
-                &target,
-                Before::Absent,
-                Some(Op::Delete { trash }),
-                Default::default(),
-                &[(real, None)],
-            );
-        } else {
-            change::records_only(ctx, &[(real, None)]);
-        }
+        journaled.landed();
         drop(locked);
         let what = match (meta.is_dir(), meta.file_type().is_symlink()) {
             (true, _) => format!(
@@ -147,18 +148,34 @@ Prefer this over `run` with `rm`: it stays inside the sandbox and can be undone.
     }
 }
 
-/// Moves `real` into the session's trash under a fresh name; returns that name.
-pub(crate) fn to_trash(ctx: &Ctx, target: &sandbox::Resolved) -> Result<String> {
+/// A fresh name for an entry of the session's trash.
+pub(crate) fn trash_name() -> String {
     static SERIAL: AtomicU64 = AtomicU64::new(0);
-    let dir = journal::trash_dir(&state::session_dir(ctx));
-    state::create_dir(&dir)?;
-    let name = format!(
+    format!(
         "{}.{}.{}",
         state::unix_secs(),
         std::process::id(),
         SERIAL.fetch_add(1, Ordering::Relaxed)
-    );
-    fsx::move_out(target, &dir, &name).map_err(|e| ToolError::io(&e, &target.shown, "deleting"))?;
+    )
+}
+
+/// Moves what `target` names into the session's trash as `name`; returns where it is now. A
+/// failure to save it there (a full or read-only state dir) names the trash (SPEC 24.6); a
+/// failure to take it out of the tree names the path; either way it is still where it was.
+pub(crate) fn to_trash(
+    ctx: &Ctx,
+    target: &sandbox::Resolved,
+    name: &str,
+) -> Result<std::path::PathBuf> {
+    let dir = journal::trash_dir(&state::session_dir(ctx));
+    let kept = dir.join(name);
+    crate::fault::check("trash").map_err(|e| ToolError::state(&e, &kept))?;
+    state::create_dir(&dir)?;
+    fsx::move_out(target, &dir, name).map_err(|e| match e.raw_os_error() {
+        // Only the trash's side needs room.
+        Some(libc::ENOSPC | libc::EDQUOT) => ToolError::state(&e, &kept),
+        _ => ToolError::io(&e, &target.shown, "deleting"),
+    })?;
     fsx::sync_dir(&dir);
-    Ok(name)
+    Ok(kept)
 }

@@ -5,7 +5,7 @@ use crate::change;
 use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Code, Result, ToolError};
-use crate::journal::{Before, Op};
+use crate::journal::{Before, NewEntry, Op};
 use crate::sandbox;
 use crate::tool::{Hints, Tool};
 use schemars::JsonSchema;
@@ -53,24 +53,31 @@ write creates parent directories by itself: mkdir is for empty directories.";
                 json!({"path": shown, "created": false, "directories": 0}),
             ));
         }
-        let made: Vec<String> = create(&target, &missing)
-            .map_err(|e| ToolError::io(&e, shown, "creating"))?
+        // Journal first (SPEC 24.6): the entry lists what is about to be created.
+        let created = missing
             .iter()
             .map(|p| p.to_string_lossy().into_owned())
             .collect();
+        let journaled = change::journal_first(
+            ctx,
+            vec![
+                NewEntry::new(
+                    "mkdir",
+                    &target.real,
+                    shown,
+                    Before::Absent,
+                    Default::default(),
+                )
+                .op(Op::Mkdir { created }),
+            ],
+            &[],
+        )?;
+        create(&target, &missing).map_err(|e| ToolError::io(&e, shown, "creating"))?;
         if let Some(parent) = missing[0].parent() {
             crate::fsx::sync_dir(parent);
         }
-        let n = made.len();
-        change::remember(
-            ctx,
-            "mkdir",
-            &target,
-            Before::Absent,
-            Some(Op::Mkdir { created: made }),
-            Default::default(),
-            &[],
-        );
+        journaled.landed();
+        let n = missing.len();
         drop(locked);
         Ok(Success::new(
             format!(
@@ -85,6 +92,7 @@ write creates parent directories by itself: mkdir is for empty directories.";
 /// Creates the missing directories, through the checked handle (SPEC 23.5) when there is one;
 /// on failure removes what it made, so the tree is as it was.
 fn create(target: &sandbox::Resolved, missing: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
+    crate::fault::check("mkdir")?;
     let Some(at) = &target.at else {
         let mut made = vec![];
         for d in missing {

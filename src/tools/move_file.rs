@@ -6,10 +6,9 @@ use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Result, ToolError};
 use crate::fsx;
-use crate::journal::{self, Before, Op};
+use crate::journal::{self, Before, NewEntry, Op};
 use crate::reads::{self, Fingerprint};
 use crate::sandbox;
-use crate::state::StateLock;
 use crate::tool::{Hints, Tool};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -106,18 +105,11 @@ Read records follow the file, so a moved file can be edited at its new path with
             }
             _ => None,
         };
-        let created: Vec<String> = fsx::move_resolved(&from, &to)
-            .map_err(|e| ToolError::io(&e, fs, "moving"))?
-            .iter()
-            .map(|p| p.to_string_lossy().into_owned())
-            .collect();
-        for dir in [from.real.parent(), to.real.parent()].into_iter().flatten() {
-            fsx::sync_dir(dir);
-        }
+        // A rename keeps the content: what undo will check is what `from` holds now.
         let after = if meta.is_file() {
-            Fingerprint::of_file(&to.real).ok()
+            Fingerprint::of_file(&from.real).map_err(|e| ToolError::io(&e, fs, "reading"))?
         } else {
-            None
+            Fingerprint::default()
         };
         let before = match (&existing, &old) {
             (Some(dst), Some(bytes)) => Before::Content {
@@ -127,6 +119,15 @@ Read records follow the file, so a moved file can be edited at its new path with
             },
             _ => Before::Absent,
         };
+        // The parent directories the move will create, so undo removes them again.
+        let created = to
+            .real
+            .parent()
+            .map(fsx::missing_dirs)
+            .unwrap_or_default()
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect();
         let op = Op::Move {
             from: from.real.to_string_lossy().into_owned(),
             from_shown: fs.to_string(),
@@ -134,24 +135,17 @@ Read records follow the file, so a moved file can be edited at its new path with
             created,
             content: None,
         };
-        let moved = StateLock::acquire(ctx)
-            .and_then(|lock| reads::move_prefix(&lock, &from.real, &to.real));
-        if let Err(e) = moved {
-            ctx.warn(format!(
-                "the read records could not follow the move: {}",
-                e.message
-            ));
-        }
-        // Content moves as it was: the read record (if any) moved with it above.
-        change::remember(
+        // Journal first (SPEC 24.6); the read records move with the file.
+        let journaled = change::journal_first(
             ctx,
-            "move",
-            &to,
-            before,
-            Some(op),
-            after.unwrap_or_default(),
-            &[],
-        );
+            vec![NewEntry::new("move", &to.real, ts, before, after).op(op)],
+            &[reads::Change::Move(&from.real, &to.real)],
+        )?;
+        fsx::move_resolved(&from, &to).map_err(|e| ToolError::io(&e, fs, "moving"))?;
+        for dir in [from.real.parent(), to.real.parent()].into_iter().flatten() {
+            fsx::sync_dir(dir);
+        }
+        journaled.landed();
         drop(locked);
         let overwrote = existing.is_some();
         let note = if overwrote {

@@ -100,9 +100,9 @@ pub fn apply(ctx: &Ctx, ops: &[FileOp]) -> Result<Success> {
     if ctx.cancelled() {
         return Err(ToolError::cancelled("apply_patch"));
     }
-    let journaled = super::commit::commit(ctx, &planned)?;
+    super::commit::commit(ctx, &planned)?;
     drop(locked);
-    Ok(report::success(&planned, &journaled))
+    Ok(report::success(&planned))
 }
 
 fn group(ops: &[FileOp]) -> Vec<Work<'_>> {

@@ -3,7 +3,6 @@
 //! region of the file when a hunk is not found.
 
 use super::apply::{Action, Planned};
-use super::commit::Journaled;
 use super::parse::{Hunk, ParseError, looks_like_unified_diff};
 use crate::caps;
 use crate::envelope::Success;
@@ -207,7 +206,7 @@ struct Data {
     diff: String,
 }
 
-pub fn success(planned: &[Planned], _journaled: &[Journaled]) -> Success {
+pub fn success(planned: &[Planned]) -> Success {
     let mut head = format!(
         "Applied the patch: {} file{}\n",
         planned.len(),

@@ -78,79 +78,89 @@ Repeat to step further back (the last 50 changes are kept). Refuses with stale_r
         let target = sandbox::resolve(ctx, "path", &entry.path)?;
         let _locked = change::lock(ctx, &[&real])?;
 
-        // The file must still be exactly what the change left.
+        // The file must still be exactly what the change left — or what a rewrite in place
+        // that was cut short left (SPEC 23.8: a kill mid-write can be undone).
         let meta = std::fs::metadata(&real).ok();
         let current = meta
             .as_ref()
             .map(|_| Fingerprint::of_file(&real))
             .transpose()
             .map_err(|e| ToolError::io(&e, &shown, "reading"))?;
-        if current.is_none_or(|c| c.hash != entry.after.hash || c.size != entry.after.size) {
+        let as_left =
+            current.is_some_and(|c| c.hash == entry.after.hash && c.size == entry.after.size);
+        let cut_short = !as_left && meta.is_some() && cut_short(ctx, &entry, &target)?;
+        if !as_left && !cut_short {
             return Err(ToolError::new(Code::StaleRead, format!("{shown} has changed since the {} this would undo", entry.tool))
                 .with("path", shown.as_str())
                 .hint(format!("Read {shown} to see its current content; change it back by hand if you still need to.")));
         }
 
-        // Under the state lock from here: the entry must still be there (a concurrent undo
-        // may have taken it), and popping it goes with the restore.
-        let lock = StateLock::acquire(ctx)?;
-        let mut journal: Journal = lock.load(journal::FILE)?;
-        if !journal.entries.iter().any(|e| e.id == entry.id) {
-            return Err(ToolError::new(
-                Code::StaleRead,
-                format!("another undo of {shown} ran at the same time"),
-            )
-            .with("path", shown.as_str())
-            .hint("Run undo again if you want to step further back."));
-        }
-        let blobs = lock.dir().join("undo");
-        let (action, restored) = match &entry.previous {
+        // Journal first, as for any change (SPEC 24.6): the restore is staged, the entry taken
+        // off and the record saved, then the restore lands; if it does not, both go back.
+        let restoring = |e: std::io::Error| ToolError::io(&e, &shown, "restoring");
+        let (restored, remaining) = match &entry.previous {
             None => {
+                let (journaled, remaining) =
+                    change::undo_first(ctx, &entry, &[reads::Change::Forget(&real)])?;
                 fsx::remove_resolved(&target).map_err(|e| ToolError::io(&e, &shown, "removing"))?;
-                ("removed", None)
+                journaled.landed();
+                // The directories the write made for it go again while empty.
+                for d in entry.created.iter().rev() {
+                    let _ = std::fs::remove_dir(d);
+                }
+                (None, remaining)
             }
             Some(prev) => {
-                let Some(blob) = &prev.blob else {
-                    // It can never be undone: take it off the journal, so the next undo reaches
-                    // the change before it instead of stopping here for good.
-                    journal.entries.retain(|e| e.id != entry.id);
-                    lock.save(journal::FILE, &journal, true)?;
+                if prev.blob.is_none() {
+                    // It can never be undone: take it off the journal, so the next undo
+                    // reaches the change before it instead of stopping here for good.
+                    let lock = StateLock::acquire(ctx)?;
+                    if let Some((e, _)) = journal::take(&lock, entry.id)? {
+                        journal::discard(lock.dir(), &e);
+                    }
                     return Err(ToolError::usage(format!(
                         "the {} of {shown} cannot be undone: its previous content ({} bytes) was over 64 MiB and not kept; it is dropped from the undo history, so undo again reaches the change before it",
                         entry.tool, prev.size
                     )));
-                };
-                let bytes = std::fs::read(blobs.join(blob))
-                    .map_err(|e| ToolError::state(&e, &blobs.join(blob)))?;
-                let hash = prev.hash.map(|_| xxhash_rust::xxh3::xxh3_64(&bytes));
-                if hash != prev.hash || bytes.len() as u64 != prev.size {
-                    return Err(ToolError::new(
-                        Code::IoError,
-                        format!("the previous content of {shown} kept for undo has changed since the {} (a program that held the old file open wrote to it); nothing was restored", entry.tool),
-                    )
-                    .with("path", shown.as_str())
-                    .hint("Restore the file from version control or a backup."));
                 }
-                let fp = fsx::replace_resolved(&target, &bytes, meta.as_ref(), Some(prev.mode))
-                    .map_err(|e| ToolError::io(&e, &shown, "restoring"))?;
-                ("restored", Some((fp, bytes.len())))
+                let bytes = ops::blob_bytes(ctx, prev, &shown, &entry.tool)?;
+                let mut staged =
+                    fsx::stage_resolved(&target, &bytes, meta.as_ref(), Some(prev.mode))
+                        .map_err(restoring)?;
+                // A restore in place that fails part-way puts back what the file holds now.
+                let now = if staged.in_place() {
+                    Some(fsx::read_resolved(&target).map_err(restoring)?)
+                } else {
+                    None
+                };
+                let (journaled, remaining) =
+                    change::undo_first(ctx, &entry, &[reads::Change::Set(&real, staged.fp)])?;
+                if let Err(e) = staged.commit() {
+                    if let Some(now) = &now {
+                        let _ = staged.put_back(now);
+                    }
+                    return Err(restoring(e));
+                }
+                journaled.landed();
+                (Some(bytes.len()), remaining)
             }
         };
-
-        // Pop the entry and leave the read record matching the file as it now is.
-        journal.entries.retain(|e| e.id != entry.id);
-        lock.save(journal::FILE, &journal, true)?;
-        if let Some(blob) = entry.previous.as_ref().and_then(|p| p.blob.as_ref()) {
-            let _ = std::fs::remove_file(blobs.join(blob));
-        }
-        match restored {
-            Some((fp, _)) => reads::record(&lock, &real, fp)?,
-            None => reads::forget(&lock, &real)?,
-        }
-        let remaining = journal.entries.len();
-        let what = match restored {
-            Some((_, n)) => format!("restored its previous content ({n} bytes)"),
-            None => "removed it (that change had created it)".to_string(),
+        let (action, what) = match restored {
+            Some(n) if cut_short => (
+                "restored",
+                format!(
+                    "restored its previous content ({n} bytes; the {} had been cut short)",
+                    entry.tool
+                ),
+            ),
+            Some(n) => (
+                "restored",
+                format!("restored its previous content ({n} bytes)"),
+            ),
+            None => (
+                "removed",
+                "removed it (that change had created it)".to_string(),
+            ),
         };
         let output = format!(
             "Undid the {} of {shown}: {what}; {remaining} more change(s) can be undone\n",
@@ -163,14 +173,36 @@ Repeat to step further back (the last 50 changes are kept). Refuses with stale_r
     }
 }
 
+/// Whether the file is what the entry's rewrite in place leaves when a kill cuts it short: the
+/// entry kept the new content for this (`journal::cut_short`).
+fn cut_short(ctx: &Ctx, entry: &Entry, target: &sandbox::Resolved) -> Result<bool> {
+    let (Some(written), Some(prev)) = (&entry.written, &entry.previous) else {
+        return Ok(false);
+    };
+    let blobs = crate::state::session_dir(ctx).join("undo");
+    let read = |name: &str| {
+        std::fs::read(blobs.join(name)).map_err(|e| ToolError::state(&e, &blobs.join(name)))
+    };
+    let (Some(old), new) = (prev.blob.as_deref().map(read).transpose()?, read(written)?) else {
+        return Ok(false);
+    };
+    let now =
+        fsx::read_resolved(target).map_err(|e| ToolError::io(&e, &target.shown, "reading"))?;
+    Ok(journal::cut_short(&now, &old, &new))
+}
+
 /// Nothing read back from state is trusted (SPEC 23.6): every path of the entry must still
 /// resolve, through the sandbox as it is now, to itself (a directory swapped for a symlink since,
 /// or a journal forged to name a file elsewhere, is refused), and kept content is named only by
 /// names this binary makes (digits, dots), never a path.
 fn check_entry(ctx: &Ctx, entry: &Entry) -> Result<()> {
     let mut paths = vec![entry.path.as_str()];
+    paths.extend(entry.created.iter().map(String::as_str));
     let mut names: Vec<&str> = vec![];
     if let Some(blob) = entry.previous.as_ref().and_then(|p| p.blob.as_deref()) {
+        names.push(blob);
+    }
+    if let Some(blob) = entry.written.as_deref() {
         names.push(blob);
     }
     match &entry.op {

@@ -8,10 +8,10 @@ use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Code, Result, ToolError};
 use crate::fsx;
-use crate::journal::{self, Entry, Journal, Op};
+use crate::journal::{self, Entry, Op};
 use crate::reads::{self, Fingerprint};
 use crate::sandbox;
-use crate::state::{self, StateLock};
+use crate::state;
 use serde_json::json;
 use std::path::Path;
 
@@ -21,8 +21,8 @@ pub fn undo(ctx: &Ctx, entry: &Entry, op: &Op, real: &Path, shown: &str) -> Resu
             from,
             from_shown,
             dir,
-            created,
             content,
+            ..
         } => {
             let moved = Moved {
                 from: Path::new(from),
@@ -30,12 +30,7 @@ pub fn undo(ctx: &Ctx, entry: &Entry, op: &Op, real: &Path, shown: &str) -> Resu
                 dir: *dir,
                 content: content.as_ref(),
             };
-            let done = undo_move(ctx, entry, &moved, real, shown)?;
-            // The directories the move made for its target go again while empty.
-            for d in created.iter().rev() {
-                let _ = std::fs::remove_dir(d);
-            }
-            Ok(done)
+            undo_move(ctx, entry, &moved, real, shown)
         }
         Op::Delete { trash } => undo_delete(ctx, entry, trash.as_deref(), real, shown),
         Op::Mkdir { created } => undo_mkdir(ctx, entry, created, shown),
@@ -51,24 +46,6 @@ fn changed(shown: &str, what: &str) -> ToolError {
     .hint(format!(
         "Look at {shown} (stat, read); put it back by hand if you still need to."
     ))
-}
-
-/// Takes `entry` off the journal under the state lock (a concurrent undo may have taken it
-/// first) and runs `update` with the lock held. Returns the entries left.
-fn pop(ctx: &Ctx, entry: &Entry, update: impl FnOnce(&StateLock) -> Result<()>) -> Result<usize> {
-    let lock = StateLock::acquire(ctx)?;
-    let mut journal: Journal = lock.load(journal::FILE)?;
-    if !journal.entries.iter().any(|e| e.id == entry.id) {
-        return Err(ToolError::new(
-            Code::StaleRead,
-            format!("another undo of {} ran at the same time", entry.shown),
-        )
-        .hint("Run undo again if you want to step further back."));
-    }
-    journal.entries.retain(|e| e.id != entry.id);
-    lock.save(journal::FILE, &journal, true)?;
-    update(&lock)?;
-    Ok(journal.entries.len())
 }
 
 fn done(shown: &str, action: &str, what: String, remaining: usize) -> Success {
@@ -92,7 +69,12 @@ struct Moved<'a> {
 }
 
 /// A kept blob's bytes, checked against what the journal says of them.
-fn blob_bytes(ctx: &Ctx, prev: &journal::Previous, shown: &str) -> Result<Vec<u8>> {
+pub(super) fn blob_bytes(
+    ctx: &Ctx,
+    prev: &journal::Previous,
+    shown: &str,
+    tool: &str,
+) -> Result<Vec<u8>> {
     let blobs = state::session_dir(ctx).join("undo");
     let blob = prev.blob.as_ref().ok_or_else(|| {
         ToolError::usage(format!(
@@ -105,7 +87,7 @@ fn blob_bytes(ctx: &Ctx, prev: &journal::Previous, shown: &str) -> Result<Vec<u8
     if hash != prev.hash || bytes.len() as u64 != prev.size {
         return Err(ToolError::new(
             Code::IoError,
-            format!("the previous content of {shown} kept for undo has changed since (a program that held the old file open wrote to it); nothing was restored"),
+            format!("the previous content of {shown} kept for undo has changed since the {tool} (a program that held the old file open wrote to it); nothing was restored"),
         )
         .with("path", shown)
         .hint("Restore the file from version control or a backup."));
@@ -140,63 +122,76 @@ fn undo_move(
             "Move or delete {from_shown} first if you still want this undone."
         )));
     }
-    let blobs = state::session_dir(ctx).join("undo");
     let restore = entry
         .previous
         .as_ref()
         .map(|p| {
-            let blob = p.blob.as_ref().ok_or_else(|| {
-                ToolError::usage(format!(
+            if p.blob.is_none() {
+                return Err(ToolError::usage(format!(
                     "the move onto {to_shown} cannot be undone: the file it replaced was over 64 MiB and not kept"
-                ))
-            })?;
-            let bytes = std::fs::read(blobs.join(blob))
-                .map_err(|e| ToolError::state(&e, &blobs.join(blob)))?;
-            Ok::<_, ToolError>((bytes, p.mode))
+                )));
+            }
+            Ok((blob_bytes(ctx, p, to_shown, &entry.tool)?, p.mode))
         })
         .transpose()?;
     let content = moved
         .content
-        .map(|p| blob_bytes(ctx, p, from_shown).map(|b| (b, p.mode)))
+        .map(|p| blob_bytes(ctx, p, from_shown, &entry.tool).map(|b| (b, p.mode)))
         .transpose()?;
-    // Through checked handles (SPEC 23.5): both ends resolved afresh, the entry itself moved.
+    // Through checked handles (SPEC 23.5): both ends resolved afresh.
     let to_r = sandbox::resolve_entry(ctx, "path", &to.to_string_lossy())?;
     let from_r = sandbox::resolve_entry(ctx, "path", &from.to_string_lossy())?;
-    fsx::move_resolved(&to_r, &from_r).map_err(|e| ToolError::io(&e, to_shown, "moving back"))?;
-    // The content it had before the change that moved it (apply_patch's Update + Move to).
-    let rewritten = match &content {
-        Some((bytes, mode)) => {
-            let back = sandbox::resolve(ctx, "path", &from.to_string_lossy())?;
-            let meta = std::fs::metadata(from).ok();
-            Some(
-                fsx::replace_resolved(&back, bytes, meta.as_ref(), Some(*mode))
-                    .map_err(|e| ToolError::io(&e, from_shown, "restoring"))?,
-            )
+    // Staged before anything moves: the file the move replaced (back at `to`), and the content
+    // the file had before a change that rewrote it as it moved (apply_patch's Update + Move to:
+    // back at `from` as a new file, and the rewritten one goes).
+    let mut at_to = restore
+        .as_ref()
+        .map(|(b, mode)| fsx::stage_resolved(&to_r, b, None, Some(*mode)))
+        .transpose()
+        .map_err(|e| restoring(to_shown, e))?;
+    let mut at_from = content
+        .as_ref()
+        .map(|(b, mode)| fsx::stage_resolved(&from_r, b, None, Some(*mode)))
+        .transpose()
+        .map_err(|e| restoring(from_shown, e))?;
+    let mut records = vec![reads::Change::Move(to, from)];
+    if let Some(s) = &at_from {
+        records.push(reads::Change::Set(from, s.fp));
+    }
+    if let Some(s) = &at_to {
+        records.push(reads::Change::Set(to, s.fp));
+    }
+    let (journaled, remaining) = change::undo_first(ctx, entry, &records)?;
+    // Each step is taken back if a later one fails, so the paths end as they were.
+    match at_from.as_mut() {
+        Some(staged) => {
+            staged.commit().map_err(|e| restoring(from_shown, e))?;
         }
-        None => None,
+        None => {
+            fsx::move_resolved(&to_r, &from_r)
+                .map_err(|e| ToolError::io(&e, to_shown, "moving back"))?;
+        }
+    }
+    let second = match (at_to.as_mut(), &at_from) {
+        (Some(staged), _) => staged.commit().map(|_| ()),
+        (None, Some(_)) => fsx::remove_resolved(&to_r),
+        (None, None) => Ok(()),
     };
-    let restored = match &restore {
-        Some((bytes, mode)) => {
-            let back = sandbox::resolve(ctx, "path", &to.to_string_lossy())?;
-            Some(
-                fsx::replace_resolved(&back, bytes, None, Some(*mode))
-                    .map_err(|e| ToolError::io(&e, to_shown, "restoring"))?,
-            )
+    if let Err(e) = second {
+        let _ = match at_from {
+            Some(_) => fsx::remove_resolved(&from_r),
+            None => fsx::move_resolved(&from_r, &to_r).map(|_| ()),
+        };
+        return Err(restoring(to_shown, e));
+    }
+    journaled.landed();
+    // The directories the move made for its target go again while empty.
+    if let Some(Op::Move { created, .. }) = &entry.op {
+        for d in created.iter().rev() {
+            let _ = std::fs::remove_dir(d);
         }
-        None => None,
-    };
-    let remaining = pop(ctx, entry, |lock| {
-        reads::move_prefix(lock, to, from)?;
-        if let Some(fp) = rewritten {
-            reads::record(lock, from, fp)?;
-        }
-        if let Some(fp) = restored {
-            reads::record(lock, to, fp)?;
-        }
-        journal::discard(lock.dir(), entry);
-        Ok(())
-    })?;
-    let extra = if restored.is_some() {
+    }
+    let extra = if restore.is_some() {
         format!(" and restored the file it replaced at {to_shown}")
     } else {
         String::new()
@@ -207,6 +202,10 @@ fn undo_move(
         format!("Undid the move: moved {to_shown} back to {from_shown}{extra}"),
         remaining,
     ))
+}
+
+fn restoring(shown: &str, e: std::io::Error) -> ToolError {
+    ToolError::io(&e, shown, "restoring")
 }
 
 fn undo_delete(
@@ -233,27 +232,30 @@ fn undo_delete(
         )));
     }
     let kept = journal::trash_dir(&state::session_dir(ctx)).join(trash);
-    if !exists(&kept) {
+    let Ok(kept_meta) = std::fs::symlink_metadata(&kept) else {
         return Err(ToolError::new(
             Code::IoError,
             format!("the trash no longer holds what was deleted from {shown}"),
         )
         .with("path", shown));
-    }
+    };
+    // A restored file is known as it is now (SPEC 24.2), as after a write: a rename keeps
+    // what the trash holds.
+    let fp = kept_meta
+        .is_file()
+        .then(|| Fingerprint::of_file(&kept).ok())
+        .flatten();
+    let records: Vec<reads::Change> = fp
+        .map(|fp| reads::Change::Set(real, fp))
+        .into_iter()
+        .collect();
     let back = sandbox::resolve_entry(ctx, "path", &real.to_string_lossy())?;
+    let (journaled, remaining) = change::undo_first(ctx, entry, &records)?;
     fsx::move_in(&kept, &back).map_err(|e| ToolError::io(&e, shown, "restoring"))?;
     if let Some(parent) = real.parent() {
         fsx::sync_dir(parent);
     }
-    // A restored file is known as it is now (SPEC 24.2), as after a write.
-    let fp = std::fs::symlink_metadata(real)
-        .ok()
-        .filter(|m| m.is_file())
-        .and_then(|_| Fingerprint::of_file(real).ok());
-    let remaining = pop(ctx, entry, |lock| match fp {
-        Some(fp) => reads::record(lock, real, fp),
-        None => Ok(()),
-    })?;
+    journaled.landed();
     Ok(done(
         shown,
         "restored",
@@ -264,23 +266,41 @@ fn undo_delete(
 
 fn undo_mkdir(ctx: &Ctx, entry: &Entry, created: &[String], shown: &str) -> Result<Success> {
     let _locked = change::lock(ctx, &[Path::new(&entry.path)])?;
-    // Innermost first; a directory that is no longer empty stays, and undo says so.
+    // Each directory may hold only the next one it created (they go innermost first); one
+    // that holds anything else stays, and undo says so before removing any.
+    for (i, d) in created.iter().enumerate() {
+        let inner = created.get(i + 1).map(Path::new);
+        let Ok(list) = std::fs::read_dir(d) else {
+            continue; // gone already
+        };
+        if list.flatten().any(|e| Some(e.path().as_path()) != inner) {
+            let d_shown = ctx.show(Path::new(d), Some(Path::new(d)));
+            return Err(ToolError::new(
+                Code::StaleRead,
+                format!("{d_shown} is no longer empty, so the mkdir cannot be taken back"),
+            )
+            .with("path", d_shown.as_str())
+            .hint("Delete what is inside it first if you still want it gone."));
+        }
+    }
+    let (journaled, remaining) = change::undo_first(ctx, entry, &[])?;
+    let mut removed: Vec<&String> = vec![];
     for d in created.iter().rev() {
-        match std::fs::remove_dir(d) {
-            Ok(()) => {}
+        let gone = crate::fault::check("remove").and_then(|()| std::fs::remove_dir(d));
+        match gone {
+            Ok(()) => removed.push(d),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(_) => {
+            Err(e) => {
+                // Not made: what was removed comes back, outermost first.
+                for r in removed.iter().rev() {
+                    let _ = std::fs::create_dir(r);
+                }
                 let d_shown = ctx.show(Path::new(d), Some(Path::new(d)));
-                return Err(ToolError::new(
-                    Code::StaleRead,
-                    format!("{d_shown} is no longer empty, so the mkdir cannot be taken back"),
-                )
-                .with("path", d_shown.as_str())
-                .hint("Delete what is inside it first if you still want it gone."));
+                return Err(ToolError::io(&e, &d_shown, "removing"));
             }
         }
     }
-    let remaining = pop(ctx, entry, |_| Ok(()))?;
+    journaled.landed();
     Ok(done(
         shown,
         "removed",

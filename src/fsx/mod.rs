@@ -11,6 +11,9 @@ use std::io::{self, Write};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 
+mod entries;
+pub use entries::*;
+
 /// Replaces a resolved file's content (atomic: a temp file, fsync, rename, fsync of the
 /// directory), for a path the sandbox resolved: with its checked directory handle
 /// (SPEC 23.5) the temp file is created in that directory and renamed over the name there, so a
@@ -22,71 +25,135 @@ pub fn replace_resolved(
     existing: Option<&Metadata>,
     mode: Option<u32>,
 ) -> io::Result<Fingerprint> {
-    match stage_resolved(target, bytes, existing, mode)? {
-        Prepared::Staged(staged) => staged.commit(),
-        Prepared::Written(fp) => Ok(fp),
-    }
+    stage_resolved(target, bytes, existing, mode)?.commit()
 }
 
-/// New content made ready: in a temp file beside the target, or (a file with several hard
-/// links, rewritten in place) already written.
-pub enum Prepared {
-    Staged(Staged),
-    Written(Fingerprint),
-}
-
-/// New content in a temp file beside the target, fsynced, waiting for its rename (SPEC 24.7:
-/// the journal entry is saved between the two, so a change whose entry cannot be saved is not
-/// made). Dropped without `commit`, it removes the temp file and the directories it made.
-pub struct Staged {
-    dir: std::os::fd::OwnedFd,
-    tmp: String,
-    name: std::ffi::OsString,
-    made: Vec<std::path::PathBuf>,
-    /// The target's fingerprint once renamed (a rename keeps the size, time and bytes).
+/// New content made ready to land, waiting for `commit` (SPEC 24.7: the journal entry is saved
+/// in between, so a change whose entry cannot be saved is not made). Dropped without a
+/// successful `commit`, it leaves the tree as it was: the temp file and the directories made
+/// for it are removed.
+pub struct Staged<'b> {
+    how: How<'b>,
+    /// The target's fingerprint once committed (a rename keeps the size, time and bytes; an
+    /// in-place write gets a new time, which no freshness check compares).
     pub fp: Fingerprint,
     done: bool,
 }
 
-impl Staged {
-    /// Renames the temp file over the target and makes the rename durable.
-    pub fn commit(mut self) -> io::Result<Fingerprint> {
-        use rustix::fs::{Mode, OFlags};
-        crate::fault::check("rename")?;
-        rustix::fs::renameat(&self.dir, self.tmp.as_str(), &self.dir, &self.name)?;
-        self.done = true;
-        if let Ok(d) = rustix::fs::openat(
-            &self.dir,
-            ".",
-            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
-            Mode::empty(),
-        ) {
-            let _ = File::from(d).sync_all();
+enum How<'b> {
+    /// In a temp file beside the target, fsynced.
+    Temp {
+        dir: std::os::fd::OwnedFd,
+        tmp: String,
+        name: std::ffi::OsString,
+        made: Vec<std::path::PathBuf>,
+    },
+    /// A file with several hard links is rewritten in place (a rename would split it from its
+    /// other names): opened, its room reserved, written only by `commit`.
+    InPlace {
+        file: File,
+        bytes: &'b [u8],
+        mode: Option<u32>,
+        /// The file's permission bits before, for `put_back`.
+        was: u32,
+    },
+}
+
+impl Staged<'_> {
+    /// The directories made for the temp file (a new file's missing parents), outermost first.
+    pub fn made(&self) -> Vec<String> {
+        match &self.how {
+            How::Temp { made, .. } => made
+                .iter()
+                .map(|p| p.to_string_lossy().into_owned())
+                .collect(),
+            How::InPlace { .. } => vec![],
         }
-        Ok(self.fp)
+    }
+
+    /// Whether the content is written in place (into the file's own inode) by `commit`.
+    pub fn in_place(&self) -> bool {
+        matches!(self.how, How::InPlace { .. })
+    }
+
+    /// Lands the content: renames the temp file over the target and makes the rename durable,
+    /// or (in place) writes the file from the start, cuts it to the new length and fsyncs it.
+    pub fn commit(&mut self) -> io::Result<Fingerprint> {
+        use rustix::fs::{Mode, OFlags};
+        use std::os::unix::fs::FileExt;
+        crate::fault::check("rename")?;
+        let mut fp = self.fp;
+        match &self.how {
+            How::Temp { dir, tmp, name, .. } => {
+                rustix::fs::renameat(dir, tmp.as_str(), dir, name)?;
+                self.done = true;
+                if let Ok(d) = rustix::fs::openat(
+                    dir,
+                    ".",
+                    OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+                    Mode::empty(),
+                ) {
+                    let _ = File::from(d).sync_all();
+                }
+            }
+            How::InPlace {
+                file, bytes, mode, ..
+            } => {
+                let half = bytes.len() / 2;
+                file.write_all_at(&bytes[..half], 0)?;
+                crate::fault::check("in_place")?;
+                file.write_all_at(&bytes[half..], half as u64)?;
+                file.set_len(bytes.len() as u64)?;
+                if let Some(mode) = mode {
+                    file.set_permissions(Permissions::from_mode(*mode))?;
+                }
+                crate::fault::check("fsync")?;
+                file.sync_all()?;
+                self.done = true;
+                let m = file.metadata()?;
+                fp = Fingerprint::of_bytes(bytes, &m);
+            }
+        }
+        self.fp = fp;
+        Ok(fp)
+    }
+
+    /// After a failed in-place `commit`: writes `old` (what the file held) back. The room is
+    /// there (the old content fitted), so this succeeds unless the device itself fails.
+    pub fn put_back(&self, old: &[u8]) -> io::Result<()> {
+        use std::os::unix::fs::FileExt;
+        let How::InPlace { file, was, .. } = &self.how else {
+            return Ok(());
+        };
+        file.write_all_at(old, 0)?;
+        file.set_len(old.len() as u64)?;
+        file.set_permissions(Permissions::from_mode(*was))?;
+        file.sync_all()
     }
 }
 
-impl Drop for Staged {
+impl Drop for Staged<'_> {
     fn drop(&mut self) {
         if self.done {
             return;
         }
         // Not committed: the tree is left as it was.
-        let _ = rustix::fs::unlinkat(&self.dir, self.tmp.as_str(), rustix::fs::AtFlags::empty());
-        for d in self.made.iter().rev() {
-            let _ = std::fs::remove_dir(d);
+        if let How::Temp { dir, tmp, made, .. } = &self.how {
+            let _ = rustix::fs::unlinkat(dir, tmp.as_str(), rustix::fs::AtFlags::empty());
+            for d in made.iter().rev() {
+                let _ = std::fs::remove_dir(d);
+            }
         }
     }
 }
 
-/// Prepares new content for `target` (see `Prepared`).
-pub fn stage_resolved(
+/// Prepares new content for `target` (see `Staged`).
+pub fn stage_resolved<'b>(
     target: &crate::sandbox::Resolved,
-    bytes: &[u8],
+    bytes: &'b [u8],
     existing: Option<&Metadata>,
     mode: Option<u32>,
-) -> io::Result<Prepared> {
+) -> io::Result<Staged<'b>> {
     match &target.at {
         Some(at) => stage_at(at, bytes, existing, mode),
         None => {
@@ -107,18 +174,18 @@ pub fn stage_resolved(
     }
 }
 
-fn stage_at(
+fn stage_at<'b>(
     at: &crate::sandbox::beneath::Walked,
-    bytes: &[u8],
+    bytes: &'b [u8],
     existing: Option<&Metadata>,
     mode: Option<u32>,
-) -> io::Result<Prepared> {
+) -> io::Result<Staged<'b>> {
     use rustix::fs::{Mode, OFlags};
     use std::sync::atomic::{AtomicU64, Ordering};
     static SERIAL: AtomicU64 = AtomicU64::new(0);
     let name = at.name.as_os_str();
     if existing.is_some_and(|m| m.nlink() > 1) {
-        return in_place(at, bytes, mode).map(Prepared::Written);
+        return in_place(at, bytes, mode);
     }
     crate::fault::check("stage")?;
     let (dir, made) = at.make_parents()?;
@@ -144,10 +211,12 @@ fn stage_at(
         }
     };
     let mut staged = Staged {
-        dir,
-        tmp,
-        name: name.to_os_string(),
-        made,
+        how: How::Temp {
+            dir,
+            tmp,
+            name: name.to_os_string(),
+            made,
+        },
         fp: Fingerprint::default(),
         done: false,
     };
@@ -166,18 +235,18 @@ fn stage_at(
     crate::fault::check("fsync")?;
     f.sync_all()?;
     staged.fp = Fingerprint::of_bytes(bytes, &f.metadata()?);
-    Ok(Prepared::Staged(staged))
+    Ok(staged)
 }
 
 /// A file with several hard links is rewritten in place (a rename would split it from its
-/// other names). The room for the new content is reserved first (`fallocate`, keeping the
-/// size), so a full disk fails before a byte of the file changes (SPEC 23.8); then it is
-/// overwritten from the start and cut to the new length.
-fn in_place(
+/// other names). The room for the new content is reserved here (`fallocate`, keeping the
+/// size), so a full disk fails before a byte of the file changes (SPEC 23.8); `commit` then
+/// overwrites it from the start and cuts it to the new length.
+fn in_place<'b>(
     at: &crate::sandbox::beneath::Walked,
-    bytes: &[u8],
+    bytes: &'b [u8],
     mode: Option<u32>,
-) -> io::Result<Fingerprint> {
+) -> io::Result<Staged<'b>> {
     use rustix::fs::{FallocateFlags, Mode, OFlags};
     let fd = rustix::fs::openat(
         &at.dir,
@@ -185,23 +254,26 @@ fn in_place(
         OFlags::WRONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
         Mode::empty(),
     )?;
-    let mut f = File::from(fd);
+    let file = File::from(fd);
     crate::fault::check("stage")?;
     if !bytes.is_empty() {
-        match rustix::fs::fallocate(&f, FallocateFlags::KEEP_SIZE, 0, bytes.len() as u64) {
+        match rustix::fs::fallocate(&file, FallocateFlags::KEEP_SIZE, 0, bytes.len() as u64) {
             // A file system without fallocate: written as before, without the reservation.
             Err(e) if e == rustix::io::Errno::OPNOTSUPP || e == rustix::io::Errno::NOSYS => {}
             r => r?,
         }
     }
-    f.write_all(bytes)?;
-    f.set_len(bytes.len() as u64)?;
-    if let Some(mode) = mode {
-        f.set_permissions(Permissions::from_mode(mode))?;
-    }
-    crate::fault::check("fsync")?;
-    f.sync_all()?;
-    Ok(Fingerprint::of_bytes(bytes, &f.metadata()?))
+    let meta = file.metadata()?;
+    Ok(Staged {
+        fp: Fingerprint::of_bytes(bytes, &meta),
+        how: How::InPlace {
+            file,
+            bytes,
+            mode,
+            was: meta.mode() & 0o7777,
+        },
+        done: false,
+    })
 }
 
 /// Temp files older than this may be a dead writer's; younger ones are never looked at, so a
@@ -288,6 +360,7 @@ pub fn read_resolved(target: &crate::sandbox::Resolved) -> io::Result<Vec<u8>> {
 
 /// Removes the file a resolved path names, through its checked directory handle.
 pub fn remove_resolved(target: &crate::sandbox::Resolved) -> io::Result<()> {
+    crate::fault::check("remove")?;
     match &target.at {
         Some(at) => Ok(rustix::fs::unlinkat(
             &at.dir,
@@ -302,141 +375,6 @@ pub fn sync_dir(dir: &Path) {
     if let Ok(d) = File::open(dir) {
         let _ = d.sync_all();
     }
-}
-
-/// What a tree holds: regular files (and links and other non-directories), directories
-/// (itself included when it is one) and bytes. Links are counted, never followed.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct Measure {
-    pub files: u64,
-    pub directories: u64,
-    pub bytes: u64,
-}
-
-pub fn measure(path: &Path) -> io::Result<Measure> {
-    let meta = std::fs::symlink_metadata(path)?;
-    let mut m = Measure::default();
-    if !meta.is_dir() {
-        m.files = 1;
-        m.bytes = meta.len();
-        return Ok(m);
-    }
-    m.directories = 1;
-    for e in std::fs::read_dir(path)? {
-        let sub = measure(&e?.path())?;
-        m.files += sub.files;
-        m.directories += sub.directories;
-        m.bytes += sub.bytes;
-    }
-    Ok(m)
-}
-
-/// Moves `from` to `to` by rename; across file systems (EXDEV) by copying the tree (modes kept,
-/// links copied as links, files fsynced) and then removing `from`.
-pub fn move_entry(from: &Path, to: &Path) -> io::Result<()> {
-    match std::fs::rename(from, to) {
-        Err(e) if e.raw_os_error() == Some(libc::EXDEV) => {
-            copy_tree(from, to)?;
-            if let Some(d) = to.parent() {
-                sync_dir(d);
-            }
-            remove_entry(from)
-        }
-        other => other,
-    }
-}
-
-/// Moves the entry `from` names (itself, not a link's target) to `to`, both resolved: the
-/// rename is made between their checked directory handles (SPEC 23.5), creating `to`'s missing
-/// parents (returned, outermost first). Across file systems it falls back to copying by path.
-pub fn move_resolved(
-    from: &crate::sandbox::Resolved,
-    to: &crate::sandbox::Resolved,
-) -> io::Result<Vec<std::path::PathBuf>> {
-    let (Some(f), Some(t)) = (&from.at, &to.at) else {
-        if let Some(parent) = to.real.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
-        return move_entry(&from.real, &to.real).map(|()| vec![]);
-    };
-    let (dir, made) = t.make_parents()?;
-    match rustix::fs::renameat(&f.dir, f.name.as_os_str(), &dir, t.name.as_os_str()) {
-        Ok(()) => Ok(made),
-        Err(rustix::io::Errno::XDEV) => move_entry(&from.real, &to.real).map(|()| made),
-        Err(e) => Err(e.into()),
-    }
-}
-
-/// Moves the entry `from` names into directory `dir` (a path the caller owns, such as the
-/// trash) under `name`, renaming from its checked handle.
-pub fn move_out(from: &crate::sandbox::Resolved, dir: &Path, name: &str) -> io::Result<()> {
-    let Some(f) = &from.at else {
-        return move_entry(&from.real, &dir.join(name));
-    };
-    let to = rustix::fs::open(
-        dir,
-        rustix::fs::OFlags::PATH | rustix::fs::OFlags::DIRECTORY | rustix::fs::OFlags::CLOEXEC,
-        rustix::fs::Mode::empty(),
-    )?;
-    match rustix::fs::renameat(&f.dir, f.name.as_os_str(), &to, name) {
-        Ok(()) => Ok(()),
-        Err(rustix::io::Errno::XDEV) => move_entry(&from.real, &dir.join(name)),
-        Err(e) => Err(e.into()),
-    }
-}
-
-/// Moves `from` (a path the caller owns, such as a trash entry) to where `to` resolved,
-/// renaming into its checked directory handle and creating its missing parents.
-pub fn move_in(from: &Path, to: &crate::sandbox::Resolved) -> io::Result<()> {
-    let Some(t) = &to.at else {
-        if let Some(parent) = to.real.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
-        return move_entry(from, &to.real);
-    };
-    let (dir, _) = t.make_parents()?;
-    let (Some(src_dir), Some(src_name)) = (from.parent(), from.file_name()) else {
-        return Err(io::Error::other("no parent directory"));
-    };
-    let src = rustix::fs::open(
-        src_dir,
-        rustix::fs::OFlags::PATH | rustix::fs::OFlags::DIRECTORY | rustix::fs::OFlags::CLOEXEC,
-        rustix::fs::Mode::empty(),
-    )?;
-    match rustix::fs::renameat(&src, src_name, &dir, t.name.as_os_str()) {
-        Ok(()) => Ok(()),
-        Err(rustix::io::Errno::XDEV) => move_entry(from, &to.real),
-        Err(e) => Err(e.into()),
-    }
-}
-
-/// Removes a file, a link or a whole directory tree (links are removed, never followed).
-pub fn remove_entry(path: &Path) -> io::Result<()> {
-    if std::fs::symlink_metadata(path)?.is_dir() {
-        std::fs::remove_dir_all(path)
-    } else {
-        std::fs::remove_file(path)
-    }
-}
-
-fn copy_tree(from: &Path, to: &Path) -> io::Result<()> {
-    let meta = std::fs::symlink_metadata(from)?;
-    let ft = meta.file_type();
-    if ft.is_symlink() {
-        std::os::unix::fs::symlink(std::fs::read_link(from)?, to)?;
-    } else if ft.is_dir() {
-        std::fs::create_dir(to)?;
-        for e in std::fs::read_dir(from)? {
-            let e = e?;
-            copy_tree(&e.path(), &to.join(e.file_name()))?;
-        }
-        std::fs::set_permissions(to, Permissions::from_mode(meta.mode() & 0o7777))?;
-    } else {
-        std::fs::copy(from, to)?;
-        std::fs::set_permissions(to, Permissions::from_mode(meta.mode() & 0o7777))?;
-        File::open(to)?.sync_all()?;
-    }
-    Ok(())
 }
 
 /// Counts lines by read's rule: each `\n` ends one, and a final unterminated run is one more.
