@@ -187,10 +187,10 @@ fn multi_edit(ctx: &Ctx, input: Value, ran: &mut &'static str) -> Result<Success
     let rest: Vec<Value> = input["edits"]
         .as_array()
         .map_or(vec![], |e| e[1..].to_vec());
-    let mut others = input.as_object().cloned().unwrap_or_default();
-    others.remove("edits");
-    others.remove("file_path");
-    only_fields(&others, "MultiEdit", &["path", "file_path", "edits"])?;
+    let fields = input.as_object().cloned().unwrap_or_default();
+    only_fields(&fields, "MultiEdit", &["path", "file_path", "edits"])?;
+    // Creating the file is a write: the catalog must offer write, as for a routed Edit (24.7).
+    ctx.policy.admit("write")?;
     *ran = "write";
     let written = call_tool(ctx, "write", json!({"path": path, "content": content}))?;
     if rest.is_empty() {
