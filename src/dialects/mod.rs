@@ -99,7 +99,6 @@ impl Alias {
         self.ignored = i;
         self
     }
-    #[allow(dead_code)]
     pub const fn claims(mut self, c: Claims) -> Alias {
         self.claims = Some(c);
         self
@@ -323,12 +322,10 @@ fn only_fields(map: &Map<String, Value>, tool: &str, known: &[&str]) -> Result<(
 }
 
 /// A field's value when it is a string.
-#[allow(dead_code)] // used by the Codex and Gemini tables as they grow
 fn str_field<'a>(map: &'a Map<String, Value>, field: &str) -> Option<&'a str> {
     map.get(field).and_then(Value::as_str)
 }
 
-#[allow(dead_code)]
 /// Moves `from` to `to` unless `to` is already given (then both are kept, and the tool's parser
 /// or the rename check says which is extra).
 fn rename_in(map: &mut Map<String, Value>, from: &str, to: &str) {
