@@ -169,171 +169,167 @@ fn start(
     shell: Shell,
     final_cwd: Option<&mut Option<std::path::PathBuf>>,
 ) -> Result<Success> {
+    let background = input.background.unwrap_or(false);
+    let interactive = input.interactive.unwrap_or(false);
+    if interactive && !background {
+        return Err(ToolError::invalid(
+            "interactive",
+            "field `interactive` needs `background: true`: only a background job can be written to later",
+        )
+        .hint("Add background: true, then type into it with jobs (action \"write\", id, chars); or give the whole input at once as `stdin`."));
+    }
+    if input.command.trim().is_empty() {
+        return Err(ToolError::invalid("command", "field `command` is empty")
+            .hint("Give the shell command to run, e.g. \"git status\"."));
+    }
+    let mut env = vec![];
+    for (k, v) in input.env.unwrap_or_default() {
+        if k.is_empty() || k.contains('=') || k.contains('\0') || v.contains('\0') {
+            return Err(ToolError::invalid(
+                "env",
+                format!(
+                    "env: {k:?} is not a valid variable (a name without `=` or NUL, a value without NUL)"
+                ),
+            ));
+        }
+        env.push((k, v));
+    }
+    if input.command.contains('\0') || input.stdin.as_deref().is_some_and(|s| s.contains('\0')) {
+        let field = if input.command.contains('\0') {
+            "command"
+        } else {
+            "stdin"
+        };
+        return Err(ToolError::invalid(
+            field,
+            format!("field `{field}` contains a NUL byte"),
+        ));
+    }
+    let cwd = sandbox::resolve(ctx, "cwd", input.cwd.as_deref().unwrap_or("."))?;
+    let meta = std::fs::metadata(&cwd.real).map_err(|e| ToolError::io(&e, &cwd.shown, "using"))?;
+    if !meta.is_dir() {
+        return Err(ToolError::new(
+            Code::NotADirectory,
+            format!("cwd {} is a file, not a directory", cwd.shown),
+        )
+        .with("path", cwd.shown.as_str())
+        .hint("Give a directory as cwd (or omit it for the root)."));
+    }
+    if !ctx.allow_dangerous
+        && let Some(rule) = guard::check(&input.command, &guard_places(ctx, &cwd.real, &env))
     {
-        let background = input.background.unwrap_or(false);
-        let interactive = input.interactive.unwrap_or(false);
-        if interactive && !background {
+        return Err(ToolError::new(
+            Code::BlockedCommand,
+            format!(
+                "blocked: the command matches the destructive-command rule `{}` ({}); it was not run",
+                rule.name(),
+                rule.describe()
+            ),
+        )
+        .with("rule", rule.name())
+        .hint("If this is really intended, a person can rerun it with --allow-dangerous (LOOPR_ALLOW_DANGEROUS=1); otherwise narrow the command (e.g. a path inside the project)."));
+    }
+    let lane = ctx.call.lane();
+    let max_timeout = if lane == Lane::Heavy {
+        crate::catalog::grammar::MAX_TIMEOUT_MS
+    } else {
+        crate::catalog::grammar::RUN_MAX_TIMEOUT_MS
+    };
+    if let Some(t) = input.timeout_ms.filter(|&t| t > max_timeout) {
+        return Err(ToolError::invalid(
+            "timeout_ms",
+            format!(
+                "timeout_ms is {t}; the most a command may take here is {max_timeout} (3600000 only in a catalog's heavy lane)"
+            ),
+        ));
+    }
+    // The catalog's no-net lane runs commands without the network (SPEC 19.2).
+    let network = match (lane, input.network) {
+        (Lane::NoNet, Some(Network::Inherit)) => {
             return Err(ToolError::invalid(
-                "interactive",
-                "field `interactive` needs `background: true`: only a background job can be written to later",
+                "network",
+                format!("`{}` is in the catalog's no-net lane: its commands run without the network", ctx.call.name),
             )
-            .hint("Add background: true, then type into it with jobs (action \"write\", id, chars); or give the whole input at once as `stdin`."));
+            .hint("Leave `network` out (or give \"none\"); the catalog decides which tools may reach the network."));
         }
-        if input.command.trim().is_empty() {
-            return Err(ToolError::invalid("command", "field `command` is empty")
-                .hint("Give the shell command to run, e.g. \"git status\"."));
-        }
-        let mut env = vec![];
-        for (k, v) in input.env.unwrap_or_default() {
-            if k.is_empty() || k.contains('=') || k.contains('\0') || v.contains('\0') {
-                return Err(ToolError::invalid(
-                    "env",
-                    format!(
-                        "env: {k:?} is not a valid variable (a name without `=` or NUL, a value without NUL)"
-                    ),
-                ));
+        (Lane::NoNet, _) => Network::None,
+        (_, n) => n.unwrap_or_default(),
+    };
+    let description = input
+        .description
+        .filter(|d| !d.trim().is_empty())
+        .map(|d| one_line(d.trim(), MAX_DESCRIPTION, " "));
+    let iso = Isolation::decide(
+        ctx,
+        input.sandbox,
+        input.sandbox_fallback,
+        network == Network::None,
+    )?;
+    if let Some(t) = &iso.tmpdir {
+        // Before the caller's env, which may name its own.
+        env.insert(0, ("TMPDIR".into(), t.to_string_lossy().into_owned()));
+    }
+    // Where the shell writes the directory it ended in: the private TMPDIR under
+    // workspace-write (the only place it may write), else the session's state dir. A
+    // read-only sandbox leaves it nowhere to write: the directory is then not kept.
+    let cwd_file = final_cwd.as_ref().filter(|_| !background).and_then(|_| {
+        match (&iso.tmpdir, input.sandbox) {
+            (Some(t), _) => Some(t.join(".loopr-final-cwd")),
+            (None, Some(Mode::ReadOnly)) => None,
+            (None, _) => {
+                let dir = state::session_dir(ctx);
+                state::create_dir(&dir).ok()?;
+                Some(dir.join(format!(
+                    "shell-cwd.{}.{}",
+                    std::process::id(),
+                    record::now_ms()
+                )))
             }
-            env.push((k, v));
         }
-        if input.command.contains('\0') || input.stdin.as_deref().is_some_and(|s| s.contains('\0'))
-        {
-            let field = if input.command.contains('\0') {
-                "command"
-            } else {
-                "stdin"
-            };
-            return Err(ToolError::invalid(
-                field,
-                format!("field `{field}` contains a NUL byte"),
-            ));
-        }
-        let cwd = sandbox::resolve(ctx, "cwd", input.cwd.as_deref().unwrap_or("."))?;
-        let meta =
-            std::fs::metadata(&cwd.real).map_err(|e| ToolError::io(&e, &cwd.shown, "using"))?;
-        if !meta.is_dir() {
-            return Err(ToolError::new(
-                Code::NotADirectory,
-                format!("cwd {} is a file, not a directory", cwd.shown),
-            )
-            .with("path", cwd.shown.as_str())
-            .hint("Give a directory as cwd (or omit it for the root)."));
-        }
-        if !ctx.allow_dangerous
-            && let Some(rule) = guard::check(&input.command, &guard_places(ctx, &cwd.real, &env))
-        {
-            return Err(ToolError::new(
-                Code::BlockedCommand,
-                format!(
-                    "blocked: the command matches the destructive-command rule `{}` ({}); it was not run",
-                    rule.name(),
-                    rule.describe()
-                ),
-            )
-            .with("rule", rule.name())
-            .hint("If this is really intended, a person can rerun it with --allow-dangerous (LOOPR_ALLOW_DANGEROUS=1); otherwise narrow the command (e.g. a path inside the project)."));
-        }
-        let lane = ctx.call.lane();
-        let max_timeout = if lane == Lane::Heavy {
-            crate::catalog::grammar::MAX_TIMEOUT_MS
-        } else {
-            crate::catalog::grammar::RUN_MAX_TIMEOUT_MS
-        };
-        if let Some(t) = input.timeout_ms.filter(|&t| t > max_timeout) {
-            return Err(ToolError::invalid(
-                "timeout_ms",
-                format!(
-                    "timeout_ms is {t}; the most a command may take here is {max_timeout} (3600000 only in a catalog's heavy lane)"
-                ),
-            ));
-        }
-        // The catalog's no-net lane runs commands without the network (SPEC 19.2).
-        let network = match (lane, input.network) {
-            (Lane::NoNet, Some(Network::Inherit)) => {
-                return Err(ToolError::invalid(
-                    "network",
-                    format!("`{}` is in the catalog's no-net lane: its commands run without the network", ctx.call.name),
-                )
-                .hint("Leave `network` out (or give \"none\"); the catalog decides which tools may reach the network."));
-            }
-            (Lane::NoNet, _) => Network::None,
-            (_, n) => n.unwrap_or_default(),
-        };
-        let description = input
-            .description
-            .filter(|d| !d.trim().is_empty())
-            .map(|d| one_line(d.trim(), MAX_DESCRIPTION, " "));
-        let iso = Isolation::decide(
-            ctx,
-            input.sandbox,
-            input.sandbox_fallback,
-            network == Network::None,
-        )?;
-        if let Some(t) = &iso.tmpdir {
-            // Before the caller's env, which may name its own.
-            env.insert(0, ("TMPDIR".into(), t.to_string_lossy().into_owned()));
-        }
-        // Where the shell writes the directory it ended in: the private TMPDIR under
-        // workspace-write (the only place it may write), else the session's state dir. A
-        // read-only sandbox leaves it nowhere to write: the directory is then not kept.
-        let cwd_file = final_cwd.as_ref().filter(|_| !background).and_then(|_| {
-            match (&iso.tmpdir, input.sandbox) {
-                (Some(t), _) => Some(t.join(".loopr-final-cwd")),
-                (None, Some(Mode::ReadOnly)) => None,
-                (None, _) => {
-                    let dir = state::session_dir(ctx);
-                    state::create_dir(&dir).ok()?;
-                    Some(dir.join(format!(
-                        "shell-cwd.{}.{}",
-                        std::process::id(),
-                        record::now_ms()
-                    )))
-                }
-            }
-        });
-        let command = match &cwd_file {
-            Some(f) => keeping_cwd(&input.command, f),
-            None => input.command.clone(),
-        };
-        let spec = Spec {
-            command,
-            cwd: cwd.real.clone(),
-            env,
-            stdin: input.stdin,
-            timeout_ms: input.timeout_ms,
-            confine: iso.confinement(ctx),
-            tmpdir: iso.tmpdir.clone(),
-            // A heavy lane's commands yield the machine to the rest (SPEC 19.2).
-            nice: (lane == Lane::Heavy).then_some(10),
-            shell: shell.program,
-            login: shell.login,
-        };
-        let job = Job {
-            id: String::new(),
-            command: input.command,
-            description,
-            cwd: cwd.shown,
-            background,
-            started_at: state::now(),
-            started_ms: record::now_ms(),
-            state: State::Running,
-            exit_code: None,
-            signal: None,
-            duration_ms: None,
-            output_bytes: None,
-            owner: Some(ProcId::me()),
-            keeper: None,
-            kill_requested: false,
-            read_offset: 0,
-            processes_ended: 0,
-            note: None,
-            interactive,
-        };
-        let sandbox = iso.data();
-        if job.background {
-            supervisor::start(ctx, job, spec, sandbox)
-        } else {
-            foreground(ctx, job, spec, sandbox, cwd_file.as_deref(), final_cwd)
-        }
+    });
+    let command = match &cwd_file {
+        Some(f) => keeping_cwd(&input.command, f),
+        None => input.command.clone(),
+    };
+    let spec = Spec {
+        command,
+        cwd: cwd.real.clone(),
+        env,
+        stdin: input.stdin,
+        timeout_ms: input.timeout_ms,
+        confine: iso.confinement(ctx),
+        tmpdir: iso.tmpdir.clone(),
+        // A heavy lane's commands yield the machine to the rest (SPEC 19.2).
+        nice: (lane == Lane::Heavy).then_some(10),
+        shell: shell.program,
+        login: shell.login,
+    };
+    let job = Job {
+        id: String::new(),
+        command: input.command,
+        description,
+        cwd: cwd.shown,
+        background,
+        started_at: state::now(),
+        started_ms: record::now_ms(),
+        state: State::Running,
+        exit_code: None,
+        signal: None,
+        duration_ms: None,
+        output_bytes: None,
+        owner: Some(ProcId::me()),
+        keeper: None,
+        kill_requested: false,
+        read_offset: 0,
+        processes_ended: 0,
+        note: None,
+        interactive,
+    };
+    let sandbox = iso.data();
+    if job.background {
+        supervisor::start(ctx, job, spec, sandbox)
+    } else {
+        foreground(ctx, job, spec, sandbox, cwd_file.as_deref(), final_cwd)
     }
 }
 

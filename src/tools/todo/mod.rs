@@ -214,39 +214,37 @@ pub fn write_allowing_several(ctx: &Ctx, input: Input) -> Result<Success> {
 }
 
 fn run_as(ctx: &Ctx, input: Input, several: bool) -> Result<Success> {
-    {
-        let action = input.action.unwrap_or_default();
-        let change = validate(action, input, several)?;
-        if let Some(Change::Write(todos)) = &change {
-            let busy = todos
-                .iter()
-                .filter(|t| t.status == Status::InProgress)
-                .count();
-            if busy > 1 {
-                ctx.warn(format!("{busy} items are in_progress; kept as given (Claude Code's TodoWrite allows it), but later changes may not start another while one is in progress"));
-            }
+    let action = input.action.unwrap_or_default();
+    let change = validate(action, input, several)?;
+    if let Some(Change::Write(todos)) = &change {
+        let busy = todos
+            .iter()
+            .filter(|t| t.status == Status::InProgress)
+            .count();
+        if busy > 1 {
+            ctx.warn(format!("{busy} items are in_progress; kept as given (Claude Code's TodoWrite allows it), but later changes may not start another while one is in progress"));
         }
-        if let Some(Change::Write(todos)) = &change {
-            warn_ignored(ctx, todos);
-        }
-        let lock = StateLock::acquire(ctx)?;
-        let mut list: TodoList = lock.load(TODOS_FILE)?;
-        list.sort();
-        // A file from before `next_id`, or edited by hand, must still not hand out a used id.
-        let floor = list.items.last().map_or(1, |i| i.id + 1);
-        list.next_id = list.next_id.max(floor);
-        let mut added = Vec::new();
-        if let Some(change) = change {
-            let before = list.clone();
-            apply(&mut list, change, &state::now(), &mut added)?;
-            list.sort();
-            if list != before {
-                lock.save(TODOS_FILE, &list, true)?;
-            }
-        }
-        drop(lock);
-        Ok(render(&list, action == Action::Add, &added))
     }
+    if let Some(Change::Write(todos)) = &change {
+        warn_ignored(ctx, todos);
+    }
+    let lock = StateLock::acquire(ctx)?;
+    let mut list: TodoList = lock.load(TODOS_FILE)?;
+    list.sort();
+    // A file from before `next_id`, or edited by hand, must still not hand out a used id.
+    let floor = list.items.last().map_or(1, |i| i.id + 1);
+    list.next_id = list.next_id.max(floor);
+    let mut added = Vec::new();
+    if let Some(change) = change {
+        let before = list.clone();
+        apply(&mut list, change, &state::now(), &mut added)?;
+        list.sort();
+        if list != before {
+            lock.save(TODOS_FILE, &list, true)?;
+        }
+    }
+    drop(lock);
+    Ok(render(&list, action == Action::Add, &added))
 }
 
 /// TodoWrite's item `id` and `priority` have no meaning here: ids are ours, and items are
