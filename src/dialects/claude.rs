@@ -6,7 +6,7 @@
 
 use super::Agent::ClaudeCode;
 use super::seeds::{NO_SANDBOX, PROMPT, RUN_RENAMES};
-use super::{Alias, call_tool, count_field, edit_creates, only_fields};
+use super::{Alias, call_tool, count_field, edit_creates, missing_file, only_fields};
 use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::Result;
@@ -168,18 +168,11 @@ fn multi_edit(ctx: &Ctx, input: Value, ran: &mut &'static str) -> Result<Success
         .and_then(Value::as_array)
         .and_then(|e| e.first());
     let creates = first.and_then(|e| e.get("old_string")) == Some(&json!(""));
-    let path = input
-        .get("path")
-        .or_else(|| input.get("file_path"))
-        .and_then(Value::as_str);
+    // An existing file: edit says why an empty old_string cannot be.
+    let path = input.as_object().and_then(|m| missing_file(ctx, m));
     let (Some(path), true) = (path, creates) else {
         return call_tool(ctx, "edit", input);
     };
-    let missing = crate::sandbox::resolve(ctx, "path", path)
-        .is_ok_and(|t| t.real.symlink_metadata().is_err());
-    if !missing {
-        return call_tool(ctx, "edit", input); // edit says why an empty old_string cannot be
-    }
     let content = first
         .and_then(|e| e.get("new_string"))
         .cloned()

@@ -168,11 +168,20 @@ fn schemas(agent: Agent) -> Option<&'static str> {
 /// The agent's schema of a name: of the first agent, in table order, that has one for it (a
 /// name only the seeds use has none: it is offered with the tool's own schema).
 pub fn schema_of(name: &str) -> Option<Value> {
-    all().filter(|a| a.name == name).find_map(|a| {
-        let table: Value =
-            serde_json::from_str(schemas(a.agent)?).expect("dialect schemas are JSON");
-        table.get(name).cloned()
-    })
+    all()
+        .filter(|a| a.name == name)
+        .find_map(|a| table(a.agent)?.get(name).cloned())
+}
+
+/// An agent's schemas, parsed once per process (`tools/list` asks for each alias key).
+fn table(agent: Agent) -> Option<&'static Map<String, Value>> {
+    static TABLES: [std::sync::OnceLock<Option<Map<String, Value>>>; 4] =
+        [const { std::sync::OnceLock::new() }; 4];
+    TABLES[agent as usize]
+        .get_or_init(|| {
+            schemas(agent).map(|s| serde_json::from_str(s).expect("dialect schemas are JSON"))
+        })
+        .as_ref()
 }
 
 /// A translated call: our input, the warnings, and the alias that took it.
@@ -283,19 +292,13 @@ pub fn call_tool(ctx: &Ctx, tool: &str, input: Value) -> Result<Success> {
 /// Claude Code's Edit (and the seeds' edit_file, Gemini's replace) with an empty `old_string`
 /// on a missing file writes it (16.10); the envelope's `tool` is then `write`.
 pub fn edit_creates(ctx: &Ctx, map: &Map<String, Value>) -> Result<Option<(&'static str, Value)>> {
-    let path = map
-        .get("path")
-        .or_else(|| map.get("file_path"))
-        .and_then(Value::as_str);
-    let empty = map.get("old_string").and_then(Value::as_str) == Some("");
-    let Some(path) = path.filter(|_| empty) else {
+    if map.get("old_string").and_then(Value::as_str) != Some("") {
+        return Ok(None);
+    }
+    // An existing file: edit says why an empty old_string cannot be.
+    let Some(path) = missing_file(ctx, map) else {
         return Ok(None);
     };
-    let missing = crate::sandbox::resolve(ctx, "path", path)
-        .is_ok_and(|t| t.real.symlink_metadata().is_err());
-    if !missing {
-        return Ok(None); // edit says why an empty old_string cannot be
-    }
     let content = map
         .get("new_string")
         .cloned()
@@ -304,6 +307,17 @@ pub fn edit_creates(ctx: &Ctx, map: &Map<String, Value>) -> Result<Option<(&'sta
         "write",
         serde_json::json!({"path": path, "content": content}),
     )))
+}
+
+/// The call's `path` (or `file_path`) when it names nothing yet, inside the root.
+fn missing_file<'a>(ctx: &Ctx, map: &'a Map<String, Value>) -> Option<&'a str> {
+    let path = map
+        .get("path")
+        .or_else(|| map.get("file_path"))
+        .and_then(Value::as_str)?;
+    crate::sandbox::resolve(ctx, "path", path)
+        .is_ok_and(|t| t.real.symlink_metadata().is_err())
+        .then_some(path)
 }
 
 /// Refuses a field not in `known` (the agent's own schema has `additionalProperties: false`),
