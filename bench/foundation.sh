@@ -4,7 +4,7 @@
 #      binary (the process start-up floor), state lock and read record included;
 #   2. `write` of a 10 MB file vs `cp` and `cat >`;
 #   3. peak RSS (and time) of a 10-line `read` of a 300 MB file, vs `head -n 10`.
-# Targets: read ≤ 2 ms median and ≤ 3× the floor; 300 MB read ≤ 16 MB peak RSS.
+# Targets: read ≤ 2 ms median and ≤ 3× the floor (issue 22: ≤ 1.5×); 300 MB read ≤ 16 MB peak RSS.
 #
 # Needs: hyperfine, gcc (static libc), GNU time. `apt-get install hyperfine time gcc`.
 # Usage: bench/foundation.sh [path/to/loopr-tool]   (default: the release build)
@@ -43,7 +43,7 @@ import json, sys
 r = {x["command"].split()[0].split("/")[-1]: x for x in json.load(open(sys.argv[1]))["results"]}
 floor, cat, read = r["hello"]["median"], r["cat"]["median"], r["loopr-tool"]["median"]
 print(f"median: hello {floor*1e3:.3f} ms, cat {cat*1e3:.3f} ms, read {read*1e3:.3f} ms")
-print(f"read / hello-world floor = {read/floor:.2f}x (target <= 3x); read / cat = {read/cat:.2f}x; target median <= 2 ms: {'met' if read <= 0.002 else 'MISSED'}")
+print(f"read / hello-world floor = {read/floor:.2f}x (target <= 3x; issue 22: <= 1.5x); read / cat = {read/cat:.2f}x; target median <= 2 ms: {'met' if read <= 0.002 else 'MISSED'}")
 EOF
 
 echo
