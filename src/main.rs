@@ -1,6 +1,8 @@
 //! loopr-tool: file, search, web and shell tools for LLM coding agents, as one binary.
 //! Each subcommand takes one JSON object on stdin and prints one JSON object on stdout.
 
+// Our own C `main` (entry.rs); under `cargo test` the test harness brings its own.
+#![cfg_attr(not(test), no_main)]
 // ToolError is large (message, hint, extra fields), but it is built at most once per process,
 // on the way out: boxing it would buy nothing measurable.
 #![allow(clippy::result_large_err)]
@@ -13,6 +15,7 @@ mod context;
 mod control;
 mod dialects;
 mod dispatch;
+mod entry;
 mod envelope;
 mod error;
 mod fault;
@@ -79,11 +82,31 @@ fn install_panic_hook() {
     }));
 }
 
+/// The process's entry (entry.rs says why it is not std's).
+#[cfg(not(test))]
+#[unsafe(no_mangle)]
+extern "C" fn main(
+    _argc: std::ffi::c_int,
+    _argv: *const *const std::ffi::c_char,
+) -> std::ffi::c_int {
+    entry::init();
+    // A panic never gets here (the hook prints the envelope and exits, or the call's own catch
+    // answers it), but one that did must not unwind into C.
+    let status = std::panic::catch_unwind(run_main).unwrap_or(101);
+    std::process::exit(status)
+}
+
+/// Under `cargo test` the harness is the entry; this keeps what `main` reaches checked as used.
+#[cfg(test)]
 fn main() {
+    entry::init();
+    std::process::exit(run_main())
+}
+
+fn run_main() -> i32 {
     install_panic_hook();
     let args: Vec<String> = std::env::args_os()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
-    let status = cli::run(args);
-    std::process::exit(status);
+    cli::run(args)
 }

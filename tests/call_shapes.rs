@@ -222,7 +222,10 @@ fn a_bad_element_fails_alone_naming_its_field() {
     );
     assert_eq!(
         (r[0]["ok"].as_bool(), r[7]["ok"].as_bool()),
-        (Some(true), Some(true))
+        (Some(true), Some(true)),
+        "{} {}",
+        r[0],
+        r[7]
     );
     assert_eq!(
         (r[1]["id"].as_str(), r[2]["id"].as_str()),

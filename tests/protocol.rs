@@ -352,3 +352,44 @@ fn a_closed_stdout_ends_quietly() {
         out.status
     );
 }
+
+/// A harness may start us with stdin, stdout or stderr closed. As std's start-up did before
+/// `main` became ours (src/entry.rs), a closed one is opened on /dev/null, so the first file we
+/// open (the root's handle, the state's lock, a temp file) never takes its number.
+#[test]
+fn closed_standard_fds_are_opened_on_dev_null() {
+    use std::os::unix::process::CommandExt;
+    let env = Env::new();
+    let mut c = env.std_cmd();
+    c.args(["--no-sandbox", "stat", "/proc/self/fd/0"]);
+    // SAFETY: close is async-signal-safe; it runs in the child before exec.
+    unsafe {
+        c.pre_exec(|| {
+            libc::close(0);
+            Ok(())
+        });
+    }
+    let out = c.output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["data"]["target"], "/dev/null", "{v}");
+
+    // All three closed: the call still works and its file and state take no stray bytes.
+    let mut c = env.std_cmd();
+    c.args(["write", "out.txt", "--content", "payload\n"]);
+    // SAFETY: as above.
+    unsafe {
+        c.pre_exec(|| {
+            libc::close(0);
+            libc::close(1);
+            libc::close(2);
+            Ok(())
+        });
+    }
+    let status = c.status().unwrap();
+    assert_eq!(status.code(), Some(0), "{status:?}");
+    assert_eq!(env.read_file("out.txt"), b"payload\n");
+    env.read("out.txt").assert_ok();
+    let undo = env.call("undo", json!({}));
+    undo.assert_ok();
+    assert!(!common::exists(&env.path("out.txt")), "{}", undo.stdout);
+}
