@@ -2,7 +2,7 @@
 //!
 //! A tree of the whole of a large project (a limit of 100,000) holds tens of thousands of
 //! entries at once, because drawing order (directories first, by name) is known only once the
-//! parallel walk has finished. So each entry is a 24-byte row pointing into one shared buffer of
+//! parallel walk has finished. So each entry is a 16-byte row pointing into one shared buffer of
 //! path bytes, not an owned `PathBuf` (an allocation each); the rows are sorted so that a
 //! directory's children are one run, found by binary search (no map of child lists); and the
 //! entries one level below the deepest shown, whose names are never shown, are only counted.
@@ -18,17 +18,19 @@ pub enum Kind {
 }
 
 /// One entry: its path below the base, then its link target, back to back in `Listing::bytes`.
-/// Both are at most PATH_MAX bytes, so a `u32` holds their lengths.
+/// A `u16` holds either length: a link target is at most PATH_MAX (4096) bytes, and a path
+/// shown is at most 64 levels (tree's deepest) of at most 255 bytes each.
 #[derive(Debug, Clone, Copy)]
 struct Row {
     start: usize,
-    path_len: u32,
+    path_len: u16,
     /// `NO_TARGET` when there is none (not a symlink, or the link could not be read).
-    target_len: u32,
+    target_len: u16,
     kind: Kind,
 }
 
-const NO_TARGET: u32 = u32::MAX;
+const NO_TARGET: u16 = u16::MAX;
+const _: () = assert!(std::mem::size_of::<Row>() == 16);
 
 /// The entries of a walk; sorted (`sort`) before they are looked up.
 #[derive(Debug, Default)]
@@ -66,17 +68,18 @@ fn split(path: &[u8]) -> (&[u8], &[u8]) {
 impl Listing {
     pub fn push(&mut self, path: &[u8], kind: Kind, target: Option<&[u8]>) {
         let start = self.bytes.len();
+        let path = fit16(path);
         self.bytes.extend_from_slice(path);
-        let target_len = match target {
+        let target_len = match target.map(fit16) {
             Some(t) => {
                 self.bytes.extend_from_slice(t);
-                len32(t)
+                t.len() as u16
             }
             None => NO_TARGET,
         };
         self.rows.push(Row {
             start,
-            path_len: len32(path),
+            path_len: path.len() as u16,
             target_len,
             kind,
         });
@@ -148,9 +151,9 @@ impl Listing {
     }
 }
 
-fn len32(b: &[u8]) -> u32 {
-    // Paths and link targets are at most PATH_MAX (4096) bytes.
-    u32::try_from(b.len()).unwrap_or(NO_TARGET - 1)
+/// `b`, cut to what a `Row` can say (see there: never cut in practice).
+fn fit16(b: &[u8]) -> &[u8] {
+    &b[..b.len().min(usize::from(NO_TARGET - 1))]
 }
 
 /// One walking thread's entries, moved into the shared listing a batch at a time: the shared
