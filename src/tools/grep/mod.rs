@@ -4,6 +4,7 @@
 
 mod collect;
 mod render;
+mod spill;
 
 use crate::context::Ctx;
 use crate::envelope::Success;
@@ -239,7 +240,7 @@ Honours .gitignore/.ignore/.rgignore, skips hidden and binary files (a file name
             .with("path", base.shown.as_str())
             .hint("Search a regular file or a directory."));
         }
-        let (files, total) = collector.finish();
+        let (files, total, spill) = collector.finish();
         problems.report(ctx);
         let page = render::Page {
             mode,
@@ -250,7 +251,7 @@ Honours .gitignore/.ignore/.rgignore, skips hidden and binary files (a file name
             before: before > 0,
             after: after > 0,
         };
-        Ok(render::render(ctx, &base, files, &page))
+        render::render(ctx, &base, (files, spill), &page)
     }
 }
 

@@ -2,15 +2,18 @@
 //!
 //! `data` holds every entry of the page, which with head_limit 0 is every match of the search;
 //! it is serialised straight from the collected files when the envelope is printed, so a large
-//! result is held once, compactly, and never as a `Value` tree.
+//! result is held once, compactly (or spilled: `spill.rs`), and never as a `Value` tree.
 
-use super::collect::{Context, FileResult, Match, Mode};
+use super::collect::{Context, FileResult, Match, Mode, Reload};
+use super::spill::Spill;
 use crate::caps;
 use crate::context::Ctx;
 use crate::envelope::{Data, Success};
+use crate::error::{Code, Result, ToolError};
 use crate::walk::Base;
 use serde_json::Value;
 use std::io::{self, BufWriter, Write};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy)]
@@ -32,12 +35,14 @@ struct Results {
     paths: Vec<String>,
     page: Page,
     truncated: bool,
+    /// Where the lines of files past the memory budget are.
+    spill: Spill,
 }
 
-/// One entry of the page.
-enum Entry<'a> {
-    File(&'a str, &'a FileResult),
-    Line(&'a str, Match<'a>),
+/// One entry of the page: a path, and a file's count or one of its lines.
+enum Entry<'p, 'm> {
+    File(&'p str, &'p FileResult),
+    Line(&'p str, Match<'m>),
 }
 
 impl Results {
@@ -51,28 +56,37 @@ impl Results {
             .take(self.page.head_limit)
     }
 
-    /// The page's lines (content mode), in path, then line, order.
-    fn page_matches(&self) -> impl Iterator<Item = (&str, Match<'_>)> {
+    /// Hands the page's lines (content mode) to `each`, in path, then line, order, until it
+    /// breaks. A spilled file is read back when its turn comes.
+    fn for_each_match<'s>(
+        &'s self,
+        mut each: impl FnMut(&'s str, Match<'_>) -> io::Result<ControlFlow<()>>,
+    ) -> io::Result<()> {
         let (offset, end) = (
             self.page.offset,
             self.page.offset.saturating_add(self.page.head_limit),
         );
+        let mut reload = Reload::default();
         let mut rank = 0usize;
-        self.paths
-            .iter()
-            .zip(&self.files)
-            .flat_map(move |(path, f)| {
-                // Lines past those kept (the page's end) still count: `lines`, not `kept`.
-                let first = rank;
-                rank += f.lines;
-                f.matches()
-                    .take(end.saturating_sub(first))
-                    .skip(offset.saturating_sub(first))
-                    .map(move |m| (path.as_str(), m))
-            })
+        for (path, f) in self.paths.iter().zip(&self.files) {
+            // Lines past those kept (the page's end) still count: `lines`, not `kept`.
+            let first = rank;
+            rank += f.lines;
+            let skip = offset.saturating_sub(first);
+            if first >= end || skip >= f.kept {
+                continue; // nothing of it on the page: not read back
+            }
+            let view = f.view(&self.spill, &mut reload)?;
+            for m in view.matches().take(end - first).skip(skip) {
+                if each(path, m)?.is_break() {
+                    return Ok(());
+                }
+            }
+        }
+        Ok(())
     }
 
-    /// How many entries `entries` yields, without going through the lines.
+    /// How many entries the page has, without going through the lines.
     fn page_len(&self) -> usize {
         let p = &self.page;
         if p.mode != Mode::Content {
@@ -85,7 +99,7 @@ impl Results {
             .map(|f| {
                 let first = rank;
                 rank += f.lines;
-                // As `page_matches`: the first `end - first` kept lines, less the first
+                // As `for_each_match`: the first `end - first` kept lines, less the first
                 // `offset - first`.
                 f.kept
                     .min(end.saturating_sub(first))
@@ -94,17 +108,31 @@ impl Results {
             .sum()
     }
 
-    fn entries(&self) -> Box<dyn Iterator<Item = Entry<'_>> + '_> {
+    /// Hands the page's entries to `each`, in order, until it breaks.
+    fn for_each_entry<'s>(
+        &'s self,
+        mut each: impl FnMut(Entry<'s, '_>) -> ControlFlow<()>,
+    ) -> io::Result<()> {
         match self.page.mode {
-            Mode::Content => Box::new(self.page_matches().map(|(p, m)| Entry::Line(p, m))),
+            Mode::Content => self.for_each_match(|p, m| Ok(each(Entry::Line(p, m)))),
             Mode::Files | Mode::Count => {
-                Box::new(self.page_files().map(|(p, f)| Entry::File(p, f)))
+                for (p, f) in self.page_files() {
+                    if each(Entry::File(p, f)).is_break() {
+                        break;
+                    }
+                }
+                Ok(())
             }
         }
     }
 }
 
-pub fn render(ctx: &Ctx, base: &Base, mut files: Vec<FileResult>, p: &Page) -> Success {
+pub fn render(
+    ctx: &Ctx,
+    base: &Base,
+    (mut files, spill): (Vec<FileResult>, Spill),
+    p: &Page,
+) -> Result<Success> {
     let mut lossy = 0;
     let paths: Vec<String> = files
         .iter_mut()
@@ -119,17 +147,26 @@ pub fn render(ctx: &Ctx, base: &Base, mut files: Vec<FileResult>, p: &Page) -> S
         paths,
         page: *p,
         truncated: false,
+        spill,
     };
-    let (output, shown_entries) = output(&results);
+    let (output, shown_entries) = output(&results).map_err(|e| {
+        ToolError::new(
+            Code::IoError,
+            format!(
+                "could not read back the matches kept in grep's temp file: {}",
+                crate::error::io_cause(&e)
+            ),
+        )
+        .hint("Retry, or narrow the search (a smaller path, a glob, a head_limit).")
+    })?;
     let n = results.page_len();
-    debug_assert_eq!(n, results.entries().count());
     results.truncated = n > 0 && p.offset + shown_entries < p.total;
     if lossy > 0 {
         ctx.warn(format!(
             "{lossy} path(s) are not valid UTF-8; they are shown with U+FFFD and cannot be passed back as given"
         ));
     }
-    Success::with_data(output, results)
+    Ok(Success::with_data(output, results))
 }
 
 /// `base.show(&rel)`, reusing `rel`'s buffer in the common case, a search from the root, where
@@ -145,7 +182,7 @@ fn show(base: &Base, rel: PathBuf) -> (String, bool) {
 }
 
 /// The text of the page as far as the cap allows, and how many entries it shows in full.
-fn output(r: &Results) -> (String, usize) {
+fn output(r: &Results) -> io::Result<(String, usize)> {
     let p = &r.page;
     let context = p.before || p.after;
     let mut lines: Vec<String> = Vec::new();
@@ -153,8 +190,10 @@ fn output(r: &Results) -> (String, usize) {
     let mut done: Vec<usize> = Vec::new();
     let mut last: Option<(&str, u64)> = None;
     let (mut chars, mut counted) = (0usize, 0usize);
+    // Entries seen (the page is not empty when one is).
     let mut n = 0;
-    for (k, e) in r.entries().enumerate() {
+    r.for_each_entry(|e| {
+        let k = n;
         n = k + 1;
         // Lines past the cap can never be shown: with every entry asked for (head_limit 0),
         // formatting them all would cost more than the search.
@@ -164,7 +203,7 @@ fn output(r: &Results) -> (String, usize) {
             .sum::<usize>();
         counted = lines.len();
         if chars > caps::GREP {
-            break;
+            return ControlFlow::Break(());
         }
         match e {
             Entry::File(path, _) if p.mode == Mode::Files => lines.push(path.to_string()),
@@ -187,11 +226,12 @@ fn output(r: &Results) -> (String, usize) {
                     done.push(k + 1);
                 }
                 last = Some((path, m.after.last_line().unwrap_or(m.line)));
-                continue;
+                return ControlFlow::Continue(());
             }
         }
         done.push(k + 1);
-    }
+        ControlFlow::Continue(())
+    })?;
     let total = p.total;
     let next = |shown: usize| p.offset + shown;
     let (output, k) = if total == 0 {
@@ -231,7 +271,7 @@ fn output(r: &Results) -> (String, usize) {
             ))
         })
     };
-    (output, if k == 0 { 0 } else { done[k - 1] })
+    Ok((output, if k == 0 { 0 } else { done[k - 1] }))
 }
 
 fn line(path: &str, n: u64, text: &str, sep: char, numbers: bool) -> String {
@@ -291,13 +331,15 @@ impl Results {
             Mode::Content => {
                 w.write_all(br#"{"mode":"content","matches":["#)?;
                 let (mut last, mut path_json) = ("", Vec::new());
-                for (i, (path, m)) in self.page_matches().enumerate() {
+                let mut i = 0;
+                self.for_each_match(|path, m| {
                     if i == 0 || !std::ptr::eq(path, last) {
                         path_json.clear();
                         json_str(&mut path_json, path)?;
                         last = path;
                     }
                     comma(w, i)?;
+                    i += 1;
                     w.write_all(br#"{"path":"#)?;
                     w.write_all(&path_json)?;
                     w.write_all(br#","line":"#)?;
@@ -314,7 +356,8 @@ impl Results {
                         context_json(w, m.after)?;
                     }
                     w.write_all(b"}")?;
-                }
+                    Ok(ControlFlow::Continue(()))
+                })?;
             }
         }
         w.write_all(br#"],"total":"#)?;
