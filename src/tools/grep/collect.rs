@@ -548,12 +548,32 @@ impl Collector {
         }
     }
 
-    /// The files in path order, the total number of entries, and where spilled lines are.
-    pub fn finish(self) -> (Vec<FileResult>, usize, Spill) {
+    pub fn finish(self) -> Found {
         let mut s = self.state.into_inner().unwrap_or_else(|p| p.into_inner());
         s.spill.finish();
-        let files = s.files.into_iter().map(|f| f.0).collect();
-        (files, s.total, s.spill)
+        Found {
+            files: s.files,
+            total: s.total,
+            spill: s.spill,
+        }
+    }
+}
+
+/// What the search found: the files kept, in path order (left in their set: a list of them
+/// would be as large again), the total number of entries, and where spilled lines are.
+pub struct Found {
+    files: BTreeSet<ByPath>,
+    pub total: usize,
+    pub spill: Spill,
+}
+
+impl Found {
+    pub fn files(&self) -> impl Iterator<Item = &FileResult> {
+        self.files.iter().map(|f| &f.0)
+    }
+
+    pub fn len(&self) -> usize {
+        self.files.len()
     }
 }
 
@@ -667,7 +687,8 @@ mod tests {
         for (name, n) in [("d", 3), ("b", 2), ("e", 9), ("a", 1), ("c", 5)] {
             c.add(file(name, n));
         }
-        let (files, total, _) = c.finish();
+        let found = c.finish();
+        let (files, total): (Vec<_>, _) = (found.files().collect(), found.total);
         assert_eq!(total, 20);
         let names: Vec<_> = files.iter().map(|f| f.rel.to_str().unwrap()).collect();
         // a(1) b(2) c(5): c's first entry is the 4th, so it stays; d and e rank past the page.
@@ -680,7 +701,8 @@ mod tests {
         for name in ["z", "y", "x", "w"] {
             c.add(file(name, 3));
         }
-        let (files, total, _) = c.finish();
+        let found = c.finish();
+        let (files, total): (Vec<_>, _) = (found.files().collect(), found.total);
         assert_eq!(total, 4);
         assert_eq!(files.len(), 2);
         assert_eq!(files[0].rel, PathBuf::from("w"));
@@ -738,7 +760,9 @@ mod tests {
             expected.push(all(&f, &Spill::default()));
             c.add(f);
         }
-        let (files, total, spill) = c.finish();
+        let found = c.finish();
+        let (files, total, spill): (Vec<_>, _, _) =
+            (found.files().collect(), found.total, &found.spill);
         assert_eq!(total, 40 * 100);
         let spilled = files
             .iter()
@@ -748,7 +772,7 @@ mod tests {
         assert!(spilled > 20, "{spilled} files spilled");
         assert!(held <= HOLD, "{held} bytes held");
         for (i, f) in files.iter().enumerate() {
-            assert_eq!(all(f, &spill), expected[i], "file {i}");
+            assert_eq!(all(f, spill), expected[i], "file {i}");
         }
     }
 

@@ -4,17 +4,16 @@
 //! it is serialised straight from the collected files when the envelope is printed, so a large
 //! result is held once, compactly (or spilled: `spill.rs`), and never as a `Value` tree.
 
-use super::collect::{Context, FileResult, Match, Mode, Reload};
-use super::spill::Spill;
+use super::collect::{Context, FileResult, Found, Match, Mode, Reload};
 use crate::caps;
 use crate::context::Ctx;
 use crate::envelope::{Data, Success};
 use crate::error::{Code, Result, ToolError};
-use crate::walk::Base;
+use crate::walk::{self, Base};
 use serde_json::Value;
+use std::borrow::Cow;
 use std::io::{self, BufWriter, Write};
 use std::ops::ControlFlow;
-use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy)]
 pub struct Page {
@@ -28,39 +27,46 @@ pub struct Page {
     pub after: bool,
 }
 
-/// The collected files and the page of their entries that is shown.
+/// The collected files and the page of their entries that is shown. Each file's path as shown
+/// is made when it is written (from the root, it is the file's own path, borrowed), so no list
+/// of them is held beside the files.
 struct Results {
-    files: Vec<FileResult>,
-    /// Each file's path as shown.
-    paths: Vec<String>,
+    found: Found,
+    /// How the base is shown, which paths are shown below.
+    base_shown: String,
     page: Page,
     truncated: bool,
-    /// Where the lines of files past the memory budget are.
-    spill: Spill,
 }
 
-/// One entry of the page: a path, and a file's count or one of its lines.
+/// One entry of the page: a path, and a file's count or one of its lines (with the file's
+/// place among the files).
 enum Entry<'p, 'm> {
     File(&'p str, &'p FileResult),
-    Line(&'p str, Match<'m>),
+    Line(usize, &'p str, Match<'m>),
 }
 
 impl Results {
+    /// `f`'s path as shown (SPEC 16.1).
+    fn shown<'a>(&self, f: &'a FileResult) -> Cow<'a, str> {
+        if self.base_shown == "." && !f.rel.as_os_str().is_empty() {
+            return f.rel.to_string_lossy();
+        }
+        Cow::Owned(walk::show_below(&self.base_shown, &f.rel).0)
+    }
+
     /// The page's files (files and count modes: a file is an entry).
-    fn page_files(&self) -> impl Iterator<Item = (&str, &FileResult)> {
-        self.paths
-            .iter()
-            .map(String::as_str)
-            .zip(&self.files)
+    fn page_files(&self) -> impl Iterator<Item = &FileResult> {
+        self.found
+            .files()
             .skip(self.page.offset)
             .take(self.page.head_limit)
     }
 
-    /// Hands the page's lines (content mode) to `each`, in path, then line, order, until it
-    /// breaks. A spilled file is read back when its turn comes.
-    fn for_each_match<'s>(
-        &'s self,
-        mut each: impl FnMut(&'s str, Match<'_>) -> io::Result<ControlFlow<()>>,
+    /// Hands the page's lines (content mode) to `each` with their file's place and path, in
+    /// path, then line, order, until it breaks. A spilled file is read back when its turn comes.
+    fn for_each_match(
+        &self,
+        mut each: impl FnMut(usize, &str, Match<'_>) -> io::Result<ControlFlow<()>>,
     ) -> io::Result<()> {
         let (offset, end) = (
             self.page.offset,
@@ -68,7 +74,7 @@ impl Results {
         );
         let mut reload = Reload::default();
         let mut rank = 0usize;
-        for (path, f) in self.paths.iter().zip(&self.files) {
+        for (i, f) in self.found.files().enumerate() {
             // Lines past those kept (the page's end) still count: `lines`, not `kept`.
             let first = rank;
             rank += f.lines;
@@ -76,9 +82,10 @@ impl Results {
             if first >= end || skip >= f.kept {
                 continue; // nothing of it on the page: not read back
             }
-            let view = f.view(&self.spill, &mut reload)?;
+            let path = self.shown(f);
+            let view = f.view(&self.found.spill, &mut reload)?;
             for m in view.matches().take(end - first).skip(skip) {
-                if each(path, m)?.is_break() {
+                if each(i, &path, m)?.is_break() {
                     return Ok(());
                 }
             }
@@ -90,12 +97,12 @@ impl Results {
     fn page_len(&self) -> usize {
         let p = &self.page;
         if p.mode != Mode::Content {
-            return self.files.len().saturating_sub(p.offset).min(p.head_limit);
+            return self.found.len().saturating_sub(p.offset).min(p.head_limit);
         }
         let end = p.offset.saturating_add(p.head_limit);
         let mut rank = 0usize;
-        self.files
-            .iter()
+        self.found
+            .files()
             .map(|f| {
                 let first = rank;
                 rank += f.lines;
@@ -109,15 +116,15 @@ impl Results {
     }
 
     /// Hands the page's entries to `each`, in order, until it breaks.
-    fn for_each_entry<'s>(
-        &'s self,
-        mut each: impl FnMut(Entry<'s, '_>) -> ControlFlow<()>,
+    fn for_each_entry(
+        &self,
+        mut each: impl FnMut(Entry<'_, '_>) -> ControlFlow<()>,
     ) -> io::Result<()> {
         match self.page.mode {
-            Mode::Content => self.for_each_match(|p, m| Ok(each(Entry::Line(p, m)))),
+            Mode::Content => self.for_each_match(|i, p, m| Ok(each(Entry::Line(i, p, m)))),
             Mode::Files | Mode::Count => {
-                for (p, f) in self.page_files() {
-                    if each(Entry::File(p, f)).is_break() {
+                for f in self.page_files() {
+                    if each(Entry::File(&self.shown(f), f)).is_break() {
                         break;
                     }
                 }
@@ -127,27 +134,13 @@ impl Results {
     }
 }
 
-pub fn render(
-    ctx: &Ctx,
-    base: &Base,
-    (mut files, spill): (Vec<FileResult>, Spill),
-    p: &Page,
-) -> Result<Success> {
-    let mut lossy = 0;
-    let paths: Vec<String> = files
-        .iter_mut()
-        .map(|f| {
-            let (s, l) = show(base, std::mem::take(&mut f.rel));
-            lossy += l as usize;
-            s
-        })
-        .collect();
+pub fn render(ctx: &Ctx, base: &Base, found: Found, p: &Page) -> Result<Success> {
+    let lossy = found.files().filter(|f| f.rel.to_str().is_none()).count();
     let mut results = Results {
-        files,
-        paths,
+        found,
+        base_shown: base.shown.clone(),
         page: *p,
         truncated: false,
-        spill,
     };
     let (output, shown_entries) = output(&results).map_err(|e| {
         ToolError::new(
@@ -169,18 +162,6 @@ pub fn render(
     Ok(Success::with_data(output, results))
 }
 
-/// `base.show(&rel)`, reusing `rel`'s buffer in the common case, a search from the root, where
-/// the path shown is `rel` itself.
-fn show(base: &Base, rel: PathBuf) -> (String, bool) {
-    if base.shown == "." && !rel.as_os_str().is_empty() {
-        return match rel.into_os_string().into_string() {
-            Ok(s) => (s, false),
-            Err(raw) => base.show(Path::new(&raw)),
-        };
-    }
-    base.show(&rel)
-}
-
 /// The text of the page as far as the cap allows, and how many entries it shows in full.
 fn output(r: &Results) -> io::Result<(String, usize)> {
     let p = &r.page;
@@ -188,7 +169,8 @@ fn output(r: &Results) -> io::Result<(String, usize)> {
     let mut lines: Vec<String> = Vec::new();
     // How many entries are complete once line i is printed.
     let mut done: Vec<usize> = Vec::new();
-    let mut last: Option<(&str, u64)> = None;
+    // The last line shown: its file's place and number.
+    let mut last: Option<(usize, u64)> = None;
     let (mut chars, mut counted) = (0usize, 0usize);
     // Entries seen (the page is not empty when one is).
     let mut n = 0;
@@ -208,9 +190,9 @@ fn output(r: &Results) -> io::Result<(String, usize)> {
         match e {
             Entry::File(path, _) if p.mode == Mode::Files => lines.push(path.to_string()),
             Entry::File(path, f) => lines.push(format!("{path}:{}", f.lines)),
-            Entry::Line(path, m) => {
+            Entry::Line(i, path, m) => {
                 let first = m.before.first_line().unwrap_or(m.line);
-                let adjacent = last.is_some_and(|(lp, ln)| lp == path && first <= ln + 1);
+                let adjacent = last.is_some_and(|(li, ln)| li == i && first <= ln + 1);
                 if context && last.is_some() && !adjacent {
                     lines.push("--".into());
                     done.push(k);
@@ -225,7 +207,7 @@ fn output(r: &Results) -> io::Result<(String, usize)> {
                     lines.push(line(path, ln, text, '-', p.line_numbers));
                     done.push(k + 1);
                 }
-                last = Some((path, m.after.last_line().unwrap_or(m.line)));
+                last = Some((i, m.after.last_line().unwrap_or(m.line)));
                 return ControlFlow::Continue(());
             }
         }
@@ -312,17 +294,17 @@ impl Results {
         match p.mode {
             Mode::Files => {
                 w.write_all(br#"{"mode":"files_with_matches","files":["#)?;
-                for (i, (path, _)) in self.page_files().enumerate() {
+                for (i, f) in self.page_files().enumerate() {
                     comma(w, i)?;
-                    json_str(w, path)?;
+                    json_str(w, &self.shown(f))?;
                 }
             }
             Mode::Count => {
                 w.write_all(br#"{"mode":"count","counts":["#)?;
-                for (i, (path, f)) in self.page_files().enumerate() {
+                for (i, f) in self.page_files().enumerate() {
                     comma(w, i)?;
                     w.write_all(br#"{"path":"#)?;
-                    json_str(w, path)?;
+                    json_str(w, &self.shown(f))?;
                     w.write_all(br#","count":"#)?;
                     serde_json::to_writer(&mut *w, &f.lines)?;
                     w.write_all(b"}")?;
@@ -330,13 +312,14 @@ impl Results {
             }
             Mode::Content => {
                 w.write_all(br#"{"mode":"content","matches":["#)?;
-                let (mut last, mut path_json) = ("", Vec::new());
+                // Each file's path is escaped once, for all its lines.
+                let (mut last, mut path_json) = (None, Vec::new());
                 let mut i = 0;
-                self.for_each_match(|path, m| {
-                    if i == 0 || !std::ptr::eq(path, last) {
+                self.for_each_match(|file, path, m| {
+                    if last != Some(file) {
                         path_json.clear();
                         json_str(&mut path_json, path)?;
-                        last = path;
+                        last = Some(file);
                     }
                     comma(w, i)?;
                     i += 1;
