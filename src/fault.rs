@@ -29,6 +29,9 @@ pub const STEPS: &[&str] = &[
     "rename",   // Halfway through rewriting a hard-linked file in place.
     "in_place", // undo removes what a change created (a file, mkdir's directories).
     "remove",
+    // Not a change: grep's temp file for matched lines past its memory budget is made and
+    // written (on failure they stay in memory), then read back.
+    "spill", "unspill",
 ];
 
 struct Wanted {

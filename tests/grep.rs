@@ -544,3 +544,101 @@ fn errors() {
     out.assert_err("invalid_input");
     env.call("grep", json!({})).assert_err("invalid_input");
 }
+
+/// The text of line `n` of file `i` in `large_result`.
+fn large_line(i: usize, n: usize) -> String {
+    format!("hit {i:02} {n:03} {}", "é".repeat(30))
+}
+
+/// 40 files of 200 matching lines, ~600 KB of kept lines: more than grep holds in memory
+/// (256 KiB), so most files' lines wait in a temp file until the page is written.
+fn large_result() -> Env {
+    let env = Env::new();
+    for i in 0..40 {
+        let text: String = (1..=200).map(|n| large_line(i, n) + "\n").collect();
+        env.write_file(&format!("f{i:02}.txt"), text);
+    }
+    std::fs::create_dir(env.path("../tmp")).unwrap();
+    env
+}
+
+/// `grep hit` of everything, with `TMPDIR` in the scratch dir and `fault` as the fault switch.
+fn grep_all(env: &Env, fault: Option<&str>) -> common::Out {
+    let mut c = env.cmd();
+    c.env("TMPDIR", env.path("../tmp"));
+    if let Some(f) = fault {
+        c.env("LOOPR_DEBUG_FAIL", f);
+    }
+    c.args([
+        "grep",
+        "hit",
+        "--output-mode",
+        "content",
+        "--head-limit",
+        "0",
+    ]);
+    common::finish(c)
+}
+
+#[test]
+fn a_result_past_the_memory_budget_is_complete_and_in_order() {
+    let env = large_result();
+    let out = grep_all(&env, None);
+    out.assert_ok();
+    let matches = out.data()["matches"].as_array().unwrap();
+    assert_eq!((matches.len(), &out.data()["total"]), (8000, &json!(8000)));
+    for (k, m) in matches.iter().enumerate() {
+        let (i, n) = (k / 200, k % 200 + 1);
+        let want = json!({"path": format!("f{i:02}.txt"), "line": n, "text": large_line(i, n)});
+        assert_eq!(m, &want, "entry {k}");
+    }
+    assert!(
+        out.output()
+            .starts_with(&format!("f00.txt:1:{}\n", large_line(0, 1)))
+    );
+    // The temp file was never a name in TMPDIR (or is gone).
+    assert_eq!(std::fs::read_dir(env.path("../tmp")).unwrap().count(), 0);
+    // The same when no temp file can be made or written: the lines stay in memory.
+    for fault in ["spill:EIO", "spill:ENOSPC:2"] {
+        assert_eq!(grep_all(&env, Some(fault)).stdout, out.stdout, "{fault}");
+    }
+}
+
+#[test]
+fn spilled_lines_that_cannot_be_read_back_are_an_io_error() {
+    // One file named as the path: its lines alone are past the budget, so they are spilled
+    // and read back at once for the output.
+    let env = Env::new();
+    let text: String = (1..=6000).map(|n| large_line(0, n % 1000) + "\n").collect();
+    env.write_file("big.txt", text);
+    let mut c = env.cmd();
+    c.env("LOOPR_DEBUG_FAIL", "unspill:EIO").args([
+        "grep",
+        "hit",
+        "big.txt",
+        "--output-mode",
+        "content",
+        "--head-limit",
+        "0",
+    ]);
+    let out = common::finish(c);
+    out.assert_err("io_error");
+    let msg = out.json["error"]["message"].as_str().unwrap();
+    assert!(msg.contains("temp file"), "{msg}");
+    // Without the fault, the same call shows every line.
+    let out = env.run(
+        &[
+            "grep",
+            "hit",
+            "big.txt",
+            "--output-mode",
+            "content",
+            "--head-limit",
+            "0",
+        ],
+        "",
+    );
+    out.assert_ok();
+    assert_eq!(out.data()["matches"].as_array().unwrap().len(), 6000);
+    assert_eq!(out.data()["matches"][5999]["text"], large_line(0, 0));
+}

@@ -140,21 +140,27 @@ impl Base {
 
     /// `rel` as shown (SPEC 16.1). The flag says a name was not UTF-8 and was replaced.
     pub fn show(&self, rel: &Path) -> (String, bool) {
-        let (s, lossy) = match rel.to_string_lossy() {
-            Cow::Borrowed(s) => (s.to_string(), false),
-            Cow::Owned(s) => (s, true),
-        };
-        let shown = if s.is_empty() {
-            self.shown.clone()
-        } else if self.shown == "." {
-            s
-        } else if self.shown.ends_with('/') {
-            format!("{}{s}", self.shown)
-        } else {
-            format!("{}/{s}", self.shown)
-        };
-        (shown, lossy)
+        show_below(&self.shown, rel)
     }
+}
+
+/// `rel`, a path below a base shown as `shown`, as shown (SPEC 16.1); the flag says a name was
+/// not UTF-8 and was replaced. For results kept apart from their `Base`.
+pub fn show_below(shown: &str, rel: &Path) -> (String, bool) {
+    let (s, lossy) = match rel.to_string_lossy() {
+        Cow::Borrowed(s) => (s.to_string(), false),
+        Cow::Owned(s) => (s, true),
+    };
+    let shown = if s.is_empty() {
+        shown.to_string()
+    } else if shown == "." {
+        s
+    } else if shown.ends_with('/') {
+        format!("{shown}{s}")
+    } else {
+        format!("{shown}/{s}")
+    };
+    (shown, lossy)
 }
 
 /// Problems met on the way (unreadable directories, bad ignore files, binary files cut short):

@@ -5,14 +5,17 @@
 //! `head_limit`) is defined in path order. The collector keeps files in a map ordered by path
 //! and drops any file whose first entry already ranks past the page: a file that arrives later
 //! can only push it further down. So memory holds about one page of entries, however many lines
-//! match, while `total` still counts them all. With head_limit 0 the page is everything, so
-//! each kept line costs its text and a 10-byte row, and a file's buffers are exactly its size.
+//! match, while `total` still counts them all. With head_limit 0 the page is everything: each
+//! kept line costs its text and a 10-byte row, a file's buffers are exactly its size, and past
+//! `spill::HOLD` bytes files' lines go to a temp file until the page is written.
 
+use super::spill::{HOLD, Spill, Window};
 use crate::text::MAX_LINE_CHARS;
 use crate::walk::path_cmp;
 use grep_searcher::{Searcher, Sink, SinkContext, SinkContextKind, SinkMatch};
 use std::borrow::Cow;
 use std::collections::BTreeSet;
+use std::io;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
@@ -64,7 +67,23 @@ impl Row {
             _ => Kind::After,
         }
     }
+
+    /// The row as it is spilled: `line` then `len_kind`, little-endian.
+    fn encode(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&{ self.line }.to_le_bytes());
+        out.extend_from_slice(&{ self.len_kind }.to_le_bytes());
+    }
+
+    fn decode(b: &[u8]) -> Row {
+        let (line, len_kind) = b.split_at(8);
+        Row {
+            line: u64::from_le_bytes(line.try_into().unwrap_or_default()),
+            len_kind: u16::from_le_bytes(len_kind.try_into().unwrap_or_default()),
+        }
+    }
 }
+
+const ROW_BYTES: usize = std::mem::size_of::<Row>();
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -82,11 +101,73 @@ pub struct FileResult {
     pub lines: usize,
     /// Matching lines kept: the first ones, at most the page's end (content mode only).
     pub kept: usize,
-    /// The kept lines' text, back to back.
-    text: Box<str>,
-    rows: Box<[Row]>,
+    kept_lines: Kept,
     /// Binary data was found.
     pub binary: bool,
+}
+
+/// The kept lines (with their context lines): their text back to back, and their rows.
+#[derive(Debug)]
+enum Kept {
+    Held {
+        text: Box<str>,
+        rows: Box<[Row]>,
+    },
+    /// In the spill file from `at`: the text, then the rows.
+    Spilled {
+        at: u64,
+        text: usize,
+        rows: usize,
+    },
+}
+
+impl Default for Kept {
+    fn default() -> Self {
+        Kept::Held {
+            text: "".into(),
+            rows: Box::new([]),
+        }
+    }
+}
+
+impl Kept {
+    /// Bytes held in memory.
+    fn held(&self) -> usize {
+        match self {
+            Kept::Held { text, rows } => text.len() + rows.len() * ROW_BYTES,
+            Kept::Spilled { .. } => 0,
+        }
+    }
+
+    /// Moves held lines to the spill file.
+    fn spill(&mut self, spill: &mut Spill) {
+        let Kept::Held { text, rows } = self else {
+            return;
+        };
+        let at = spill.put(text.as_bytes(), |out| {
+            rows.iter().for_each(|r| r.encode(out))
+        });
+        *self = Kept::Spilled {
+            at,
+            text: text.len(),
+            rows: rows.len(),
+        };
+    }
+}
+
+/// A file's kept lines, held or read back.
+#[derive(Clone, Copy)]
+pub struct View<'a> {
+    text: &'a str,
+    rows: &'a [Row],
+}
+
+/// What a spilled file's lines are read back into, reused from file to file.
+#[derive(Default)]
+pub struct Reload {
+    raw: Vec<u8>,
+    rows: Vec<Row>,
+    window: Window,
 }
 
 impl FileResult {
@@ -98,10 +179,34 @@ impl FileResult {
         }
     }
 
+    /// The kept lines, read back from `spill` into `into` when they were spilled.
+    pub fn view<'a>(&'a self, spill: &Spill, into: &'a mut Reload) -> io::Result<View<'a>> {
+        match &self.kept_lines {
+            Kept::Held { text, rows } => Ok(View { text, rows }),
+            &Kept::Spilled { at, text, rows } => {
+                let Reload {
+                    raw,
+                    rows: decoded,
+                    window,
+                } = into;
+                spill.read(at, text + rows * ROW_BYTES, raw, window)?;
+                let (t, r) = raw.split_at(text);
+                decoded.clear();
+                decoded.extend(r.chunks_exact(ROW_BYTES).map(Row::decode));
+                Ok(View {
+                    text: std::str::from_utf8(t).map_err(io::Error::other)?,
+                    rows: decoded,
+                })
+            }
+        }
+    }
+}
+
+impl<'a> View<'a> {
     /// The kept matching lines in order, each with its context.
-    pub fn matches(&self) -> Matches<'_> {
+    pub fn matches(self) -> Matches<'a> {
         Matches {
-            file: self,
+            view: self,
             row: 0,
             at: 0,
         }
@@ -172,7 +277,7 @@ impl<'a> Context<'a> {
 }
 
 pub struct Matches<'a> {
-    file: &'a FileResult,
+    view: View<'a>,
     row: usize,
     at: usize,
 }
@@ -180,7 +285,7 @@ pub struct Matches<'a> {
 impl<'a> Matches<'a> {
     /// The rows of `kind` from here on, and their text.
     fn run_of(&mut self, kind: Kind) -> Context<'a> {
-        let f = self.file;
+        let f = self.view;
         let (row, at) = (self.row, self.at);
         while let Some(r) = f.rows.get(self.row).filter(|r| r.kind() == kind) {
             self.at += r.len();
@@ -197,7 +302,7 @@ impl<'a> Iterator for Matches<'a> {
     type Item = Match<'a>;
 
     fn next(&mut self) -> Option<Match<'a>> {
-        let f = self.file;
+        let f = self.view;
         let before = self.run_of(Kind::Before);
         let r = *f.rows.get(self.row)?;
         // The sink puts before-context right in front of a match and after-context right
@@ -290,8 +395,10 @@ impl<'s> FileSink<'s> {
         let s = self.scratch;
         s.drop_pending_before();
         let result = FileResult {
-            text: s.text.as_str().into(),
-            rows: s.rows.as_slice().into(),
+            kept_lines: Kept::Held {
+                text: exact_text(&mut s.text),
+                rows: exact_rows(&mut s.rows),
+            },
             binary: self.binary_at.is_some(),
             ..self.result
         };
@@ -361,6 +468,26 @@ impl Sink for FileSink<'_> {
     }
 }
 
+/// A scratch buffer this large (a file with many matches) is handed over whole, shrunk in place,
+/// instead of being copied out and so held twice; a smaller one is copied and reused.
+const HAND_OVER: usize = 64 * 1024;
+
+fn exact_text(buf: &mut String) -> Box<str> {
+    if buf.capacity() >= HAND_OVER {
+        std::mem::take(buf).into_boxed_str()
+    } else {
+        buf.as_str().into()
+    }
+}
+
+fn exact_rows(buf: &mut Vec<Row>) -> Box<[Row]> {
+    if buf.capacity() * ROW_BYTES >= HAND_OVER {
+        std::mem::take(buf).into_boxed_slice()
+    } else {
+        buf.as_slice().into()
+    }
+}
+
 /// Every file's results, in path order, bounded to the page.
 pub struct Collector {
     mode: Mode,
@@ -376,6 +503,9 @@ struct State {
     kept: usize,
     /// Entries found, kept or not.
     total: usize,
+    /// Bytes of kept lines held in memory (the others are in `spill`).
+    held: usize,
+    spill: Spill,
 }
 
 impl Collector {
@@ -387,7 +517,7 @@ impl Collector {
         }
     }
 
-    pub fn add(&self, r: FileResult) {
+    pub fn add(&self, mut r: FileResult) {
         let n = r.entries(self.mode);
         if n == 0 {
             return;
@@ -403,12 +533,19 @@ impl Collector {
             return; // ranks past a full page
         }
         s.kept += n;
+        let size = r.kept_lines.held();
+        if s.held + size > HOLD && s.spill.usable() {
+            r.kept_lines.spill(&mut s.spill);
+        } else {
+            s.held += size;
+        }
         s.files.insert(ByPath(r));
         // Drop trailing files whose first entry ranks at or past the page's end.
         while let Some(last) = s.files.last() {
-            let ln = last.0.entries(self.mode);
+            let (ln, held) = (last.0.entries(self.mode), last.0.kept_lines.held());
             if s.kept - ln >= self.window {
                 s.kept -= ln;
+                s.held -= held;
                 s.files.pop_last();
             } else {
                 break;
@@ -416,10 +553,32 @@ impl Collector {
         }
     }
 
-    /// The files in path order, and the total number of entries.
-    pub fn finish(self) -> (Vec<FileResult>, usize) {
-        let s = self.state.into_inner().unwrap_or_else(|p| p.into_inner());
-        (s.files.into_iter().map(|f| f.0).collect(), s.total)
+    pub fn finish(self) -> Found {
+        let mut s = self.state.into_inner().unwrap_or_else(|p| p.into_inner());
+        s.spill.finish();
+        Found {
+            files: s.files,
+            total: s.total,
+            spill: s.spill,
+        }
+    }
+}
+
+/// What the search found: the files kept, in path order (left in their set: a list of them
+/// would be as large again), the total number of entries, and where spilled lines are.
+pub struct Found {
+    files: BTreeSet<ByPath>,
+    pub total: usize,
+    pub spill: Spill,
+}
+
+impl Found {
+    pub fn files(&self) -> impl Iterator<Item = &FileResult> {
+        self.files.iter().map(|f| &f.0)
+    }
+
+    pub fn len(&self) -> usize {
+        self.files.len()
     }
 }
 
@@ -493,7 +652,10 @@ mod tests {
         let text = "a\nhit 2\nb\nc\nhit 5\nhit 6\nd\ne\nf\nhit 10\ng\n";
         let f = search(text, "hit", 3);
         assert_eq!((f.lines, f.kept), (4, 3));
+        let (spill, mut reload) = (Spill::default(), Reload::default());
         let got: Vec<_> = f
+            .view(&spill, &mut reload)
+            .unwrap()
             .matches()
             .map(|m| (m.line, m.text.to_string(), lines(m.before), lines(m.after)))
             .collect();
@@ -507,7 +669,10 @@ mod tests {
             ],
             "line 10 is past `keep`: neither it nor its context is kept"
         );
-        assert_eq!(&*f.text, "ahit 2bchit 5hit 6d");
+        assert_eq!(
+            f.view(&spill, &mut reload).unwrap().text,
+            "ahit 2bchit 5hit 6d"
+        );
     }
 
     #[test]
@@ -527,7 +692,8 @@ mod tests {
         for (name, n) in [("d", 3), ("b", 2), ("e", 9), ("a", 1), ("c", 5)] {
             c.add(file(name, n));
         }
-        let (files, total) = c.finish();
+        let found = c.finish();
+        let (files, total): (Vec<_>, _) = (found.files().collect(), found.total);
         assert_eq!(total, 20);
         let names: Vec<_> = files.iter().map(|f| f.rel.to_str().unwrap()).collect();
         // a(1) b(2) c(5): c's first entry is the 4th, so it stays; d and e rank past the page.
@@ -540,7 +706,8 @@ mod tests {
         for name in ["z", "y", "x", "w"] {
             c.add(file(name, 3));
         }
-        let (files, total) = c.finish();
+        let found = c.finish();
+        let (files, total): (Vec<_>, _) = (found.files().collect(), found.total);
         assert_eq!(total, 4);
         assert_eq!(files.len(), 2);
         assert_eq!(files[0].rel, PathBuf::from("w"));
@@ -557,5 +724,78 @@ mod tests {
             2000 + "… [line truncated: 2500 chars]".chars().count()
         );
         assert_eq!(show_line(b"a\xffb"), "a\u{FFFD}b");
+    }
+
+    /// A kept match: its line, text, context lines before, and how many after.
+    type Shown = (u64, String, Vec<(u64, String)>, usize);
+
+    /// Every kept match of `f`.
+    fn all(f: &FileResult, spill: &Spill) -> Vec<Shown> {
+        let mut reload = Reload::default();
+        let view = f.view(spill, &mut reload).unwrap();
+        view.matches()
+            .map(|m| {
+                (
+                    m.line,
+                    m.text.to_string(),
+                    lines(m.before),
+                    m.after.lines().count(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn files_past_the_budget_are_spilled_and_read_back_the_same() {
+        // 40 files of 100 matches with context, each line about 100 bytes: ~1 MB in all.
+        let text: String = (1..=300)
+            .map(|i| {
+                format!(
+                    "{} {}\n",
+                    if i % 3 == 0 { "hit" } else { "ctx" },
+                    "é".repeat(48)
+                )
+            })
+            .collect();
+        let c = Collector::new(Mode::Content, usize::MAX);
+        let mut expected = Vec::new();
+        for i in 0..40 {
+            let mut f = search(&text, "hit", usize::MAX);
+            f.rel = PathBuf::from(format!("f{i:02}"));
+            expected.push(all(&f, &Spill::default()));
+            c.add(f);
+        }
+        let found = c.finish();
+        let (files, total, spill): (Vec<_>, _, _) =
+            (found.files().collect(), found.total, &found.spill);
+        assert_eq!(total, 40 * 100);
+        let spilled = files
+            .iter()
+            .filter(|f| matches!(f.kept_lines, Kept::Spilled { .. }))
+            .count();
+        let held: usize = files.iter().map(|f| f.kept_lines.held()).sum();
+        assert!(spilled > 20, "{spilled} files spilled");
+        assert!(held <= HOLD, "{held} bytes held");
+        for (i, f) in files.iter().enumerate() {
+            assert_eq!(all(f, spill), expected[i], "file {i}");
+        }
+    }
+
+    #[test]
+    fn rows_spill_as_they_were() {
+        for r in [
+            Row::new(0, 0, Kind::Match),
+            Row::new(u64::MAX, 8000, Kind::After),
+            Row::new(12345, 17, Kind::Before),
+        ] {
+            let mut b = Vec::new();
+            r.encode(&mut b);
+            assert_eq!(b.len(), ROW_BYTES);
+            let back = Row::decode(&b);
+            assert_eq!(
+                (back.line(), back.len(), back.kind()),
+                (r.line(), r.len(), r.kind())
+            );
+        }
     }
 }

@@ -4,6 +4,7 @@
 
 mod collect;
 mod render;
+mod spill;
 
 use crate::context::Ctx;
 use crate::envelope::Success;
@@ -239,18 +240,18 @@ Honours .gitignore/.ignore/.rgignore, skips hidden and binary files (a file name
             .with("path", base.shown.as_str())
             .hint("Search a regular file or a directory."));
         }
-        let (files, total) = collector.finish();
+        let found = collector.finish();
         problems.report(ctx);
         let page = render::Page {
             mode,
             offset,
             head_limit,
-            total,
+            total: found.total,
             line_numbers: input.line_numbers.unwrap_or(true),
             before: before > 0,
             after: after > 0,
         };
-        Ok(render::render(ctx, &base, files, &page))
+        render::render(ctx, &base, found, &page)
     }
 }
 

@@ -2,16 +2,18 @@
 //!
 //! `data` holds every entry of the page, which with head_limit 0 is every match of the search;
 //! it is serialised straight from the collected files when the envelope is printed, so a large
-//! result is held once, compactly, and never as a `Value` tree.
+//! result is held once, compactly (or spilled: `spill.rs`), and never as a `Value` tree.
 
-use super::collect::{Context, FileResult, Match, Mode};
+use super::collect::{Context, FileResult, Found, Match, Mode, Reload};
 use crate::caps;
 use crate::context::Ctx;
 use crate::envelope::{Data, Success};
-use crate::walk::Base;
+use crate::error::{Code, Result, ToolError};
+use crate::walk::{self, Base};
 use serde_json::Value;
+use std::borrow::Cow;
 use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::ops::ControlFlow;
 
 #[derive(Clone, Copy)]
 pub struct Page {
@@ -25,67 +27,86 @@ pub struct Page {
     pub after: bool,
 }
 
-/// The collected files and the page of their entries that is shown.
+/// The collected files and the page of their entries that is shown. Each file's path as shown
+/// is made when it is written (from the root, it is the file's own path, borrowed), so no list
+/// of them is held beside the files.
 struct Results {
-    files: Vec<FileResult>,
-    /// Each file's path as shown.
-    paths: Vec<String>,
+    found: Found,
+    /// How the base is shown, which paths are shown below.
+    base_shown: String,
     page: Page,
     truncated: bool,
 }
 
-/// One entry of the page.
-enum Entry<'a> {
-    File(&'a str, &'a FileResult),
-    Line(&'a str, Match<'a>),
+/// One entry of the page: a path, and a file's count or one of its lines (with the file's
+/// place among the files).
+enum Entry<'p, 'm> {
+    File(&'p str, &'p FileResult),
+    Line(usize, &'p str, Match<'m>),
 }
 
 impl Results {
+    /// `f`'s path as shown (SPEC 16.1).
+    fn shown<'a>(&self, f: &'a FileResult) -> Cow<'a, str> {
+        if self.base_shown == "." && !f.rel.as_os_str().is_empty() {
+            return f.rel.to_string_lossy();
+        }
+        Cow::Owned(walk::show_below(&self.base_shown, &f.rel).0)
+    }
+
     /// The page's files (files and count modes: a file is an entry).
-    fn page_files(&self) -> impl Iterator<Item = (&str, &FileResult)> {
-        self.paths
-            .iter()
-            .map(String::as_str)
-            .zip(&self.files)
+    fn page_files(&self) -> impl Iterator<Item = &FileResult> {
+        self.found
+            .files()
             .skip(self.page.offset)
             .take(self.page.head_limit)
     }
 
-    /// The page's lines (content mode), in path, then line, order.
-    fn page_matches(&self) -> impl Iterator<Item = (&str, Match<'_>)> {
+    /// Hands the page's lines (content mode) to `each` with their file's place and path, in
+    /// path, then line, order, until it breaks. A spilled file is read back when its turn comes.
+    fn for_each_match(
+        &self,
+        mut each: impl FnMut(usize, &str, Match<'_>) -> io::Result<ControlFlow<()>>,
+    ) -> io::Result<()> {
         let (offset, end) = (
             self.page.offset,
             self.page.offset.saturating_add(self.page.head_limit),
         );
+        let mut reload = Reload::default();
         let mut rank = 0usize;
-        self.paths
-            .iter()
-            .zip(&self.files)
-            .flat_map(move |(path, f)| {
-                // Lines past those kept (the page's end) still count: `lines`, not `kept`.
-                let first = rank;
-                rank += f.lines;
-                f.matches()
-                    .take(end.saturating_sub(first))
-                    .skip(offset.saturating_sub(first))
-                    .map(move |m| (path.as_str(), m))
-            })
+        for (i, f) in self.found.files().enumerate() {
+            // Lines past those kept (the page's end) still count: `lines`, not `kept`.
+            let first = rank;
+            rank += f.lines;
+            let skip = offset.saturating_sub(first);
+            if first >= end || skip >= f.kept {
+                continue; // nothing of it on the page: not read back
+            }
+            let path = self.shown(f);
+            let view = f.view(&self.found.spill, &mut reload)?;
+            for m in view.matches().take(end - first).skip(skip) {
+                if each(i, &path, m)?.is_break() {
+                    return Ok(());
+                }
+            }
+        }
+        Ok(())
     }
 
-    /// How many entries `entries` yields, without going through the lines.
+    /// How many entries the page has, without going through the lines.
     fn page_len(&self) -> usize {
         let p = &self.page;
         if p.mode != Mode::Content {
-            return self.files.len().saturating_sub(p.offset).min(p.head_limit);
+            return self.found.len().saturating_sub(p.offset).min(p.head_limit);
         }
         let end = p.offset.saturating_add(p.head_limit);
         let mut rank = 0usize;
-        self.files
-            .iter()
+        self.found
+            .files()
             .map(|f| {
                 let first = rank;
                 rank += f.lines;
-                // As `page_matches`: the first `end - first` kept lines, less the first
+                // As `for_each_match`: the first `end - first` kept lines, less the first
                 // `offset - first`.
                 f.kept
                     .min(end.saturating_sub(first))
@@ -94,67 +115,67 @@ impl Results {
             .sum()
     }
 
-    fn entries(&self) -> Box<dyn Iterator<Item = Entry<'_>> + '_> {
+    /// Hands the page's entries to `each`, in order, until it breaks.
+    fn for_each_entry(
+        &self,
+        mut each: impl FnMut(Entry<'_, '_>) -> ControlFlow<()>,
+    ) -> io::Result<()> {
         match self.page.mode {
-            Mode::Content => Box::new(self.page_matches().map(|(p, m)| Entry::Line(p, m))),
+            Mode::Content => self.for_each_match(|i, p, m| Ok(each(Entry::Line(i, p, m)))),
             Mode::Files | Mode::Count => {
-                Box::new(self.page_files().map(|(p, f)| Entry::File(p, f)))
+                for f in self.page_files() {
+                    if each(Entry::File(&self.shown(f), f)).is_break() {
+                        break;
+                    }
+                }
+                Ok(())
             }
         }
     }
 }
 
-pub fn render(ctx: &Ctx, base: &Base, mut files: Vec<FileResult>, p: &Page) -> Success {
-    let mut lossy = 0;
-    let paths: Vec<String> = files
-        .iter_mut()
-        .map(|f| {
-            let (s, l) = show(base, std::mem::take(&mut f.rel));
-            lossy += l as usize;
-            s
-        })
-        .collect();
+pub fn render(ctx: &Ctx, base: &Base, found: Found, p: &Page) -> Result<Success> {
+    let lossy = found.files().filter(|f| f.rel.to_str().is_none()).count();
     let mut results = Results {
-        files,
-        paths,
+        found,
+        base_shown: base.shown.clone(),
         page: *p,
         truncated: false,
     };
-    let (output, shown_entries) = output(&results);
+    let (output, shown_entries) = output(&results).map_err(|e| {
+        ToolError::new(
+            Code::IoError,
+            format!(
+                "could not read back the matches kept in grep's temp file: {}",
+                crate::error::io_cause(&e)
+            ),
+        )
+        .hint("Retry, or narrow the search (a smaller path, a glob, a head_limit).")
+    })?;
     let n = results.page_len();
-    debug_assert_eq!(n, results.entries().count());
     results.truncated = n > 0 && p.offset + shown_entries < p.total;
     if lossy > 0 {
         ctx.warn(format!(
             "{lossy} path(s) are not valid UTF-8; they are shown with U+FFFD and cannot be passed back as given"
         ));
     }
-    Success::with_data(output, results)
-}
-
-/// `base.show(&rel)`, reusing `rel`'s buffer in the common case, a search from the root, where
-/// the path shown is `rel` itself.
-fn show(base: &Base, rel: PathBuf) -> (String, bool) {
-    if base.shown == "." && !rel.as_os_str().is_empty() {
-        return match rel.into_os_string().into_string() {
-            Ok(s) => (s, false),
-            Err(raw) => base.show(Path::new(&raw)),
-        };
-    }
-    base.show(&rel)
+    Ok(Success::with_data(output, results))
 }
 
 /// The text of the page as far as the cap allows, and how many entries it shows in full.
-fn output(r: &Results) -> (String, usize) {
+fn output(r: &Results) -> io::Result<(String, usize)> {
     let p = &r.page;
     let context = p.before || p.after;
     let mut lines: Vec<String> = Vec::new();
     // How many entries are complete once line i is printed.
     let mut done: Vec<usize> = Vec::new();
-    let mut last: Option<(&str, u64)> = None;
+    // The last line shown: its file's place and number.
+    let mut last: Option<(usize, u64)> = None;
     let (mut chars, mut counted) = (0usize, 0usize);
+    // Entries seen (the page is not empty when one is).
     let mut n = 0;
-    for (k, e) in r.entries().enumerate() {
+    r.for_each_entry(|e| {
+        let k = n;
         n = k + 1;
         // Lines past the cap can never be shown: with every entry asked for (head_limit 0),
         // formatting them all would cost more than the search.
@@ -164,14 +185,14 @@ fn output(r: &Results) -> (String, usize) {
             .sum::<usize>();
         counted = lines.len();
         if chars > caps::GREP {
-            break;
+            return ControlFlow::Break(());
         }
         match e {
             Entry::File(path, _) if p.mode == Mode::Files => lines.push(path.to_string()),
             Entry::File(path, f) => lines.push(format!("{path}:{}", f.lines)),
-            Entry::Line(path, m) => {
+            Entry::Line(i, path, m) => {
                 let first = m.before.first_line().unwrap_or(m.line);
-                let adjacent = last.is_some_and(|(lp, ln)| lp == path && first <= ln + 1);
+                let adjacent = last.is_some_and(|(li, ln)| li == i && first <= ln + 1);
                 if context && last.is_some() && !adjacent {
                     lines.push("--".into());
                     done.push(k);
@@ -186,12 +207,13 @@ fn output(r: &Results) -> (String, usize) {
                     lines.push(line(path, ln, text, '-', p.line_numbers));
                     done.push(k + 1);
                 }
-                last = Some((path, m.after.last_line().unwrap_or(m.line)));
-                continue;
+                last = Some((i, m.after.last_line().unwrap_or(m.line)));
+                return ControlFlow::Continue(());
             }
         }
         done.push(k + 1);
-    }
+        ControlFlow::Continue(())
+    })?;
     let total = p.total;
     let next = |shown: usize| p.offset + shown;
     let (output, k) = if total == 0 {
@@ -231,7 +253,7 @@ fn output(r: &Results) -> (String, usize) {
             ))
         })
     };
-    (output, if k == 0 { 0 } else { done[k - 1] })
+    Ok((output, if k == 0 { 0 } else { done[k - 1] }))
 }
 
 fn line(path: &str, n: u64, text: &str, sep: char, numbers: bool) -> String {
@@ -272,17 +294,17 @@ impl Results {
         match p.mode {
             Mode::Files => {
                 w.write_all(br#"{"mode":"files_with_matches","files":["#)?;
-                for (i, (path, _)) in self.page_files().enumerate() {
+                for (i, f) in self.page_files().enumerate() {
                     comma(w, i)?;
-                    json_str(w, path)?;
+                    json_str(w, &self.shown(f))?;
                 }
             }
             Mode::Count => {
                 w.write_all(br#"{"mode":"count","counts":["#)?;
-                for (i, (path, f)) in self.page_files().enumerate() {
+                for (i, f) in self.page_files().enumerate() {
                     comma(w, i)?;
                     w.write_all(br#"{"path":"#)?;
-                    json_str(w, path)?;
+                    json_str(w, &self.shown(f))?;
                     w.write_all(br#","count":"#)?;
                     serde_json::to_writer(&mut *w, &f.lines)?;
                     w.write_all(b"}")?;
@@ -290,14 +312,17 @@ impl Results {
             }
             Mode::Content => {
                 w.write_all(br#"{"mode":"content","matches":["#)?;
-                let (mut last, mut path_json) = ("", Vec::new());
-                for (i, (path, m)) in self.page_matches().enumerate() {
-                    if i == 0 || !std::ptr::eq(path, last) {
+                // Each file's path is escaped once, for all its lines.
+                let (mut last, mut path_json) = (None, Vec::new());
+                let mut i = 0;
+                self.for_each_match(|file, path, m| {
+                    if last != Some(file) {
                         path_json.clear();
                         json_str(&mut path_json, path)?;
-                        last = path;
+                        last = Some(file);
                     }
                     comma(w, i)?;
+                    i += 1;
                     w.write_all(br#"{"path":"#)?;
                     w.write_all(&path_json)?;
                     w.write_all(br#","line":"#)?;
@@ -314,7 +339,8 @@ impl Results {
                         context_json(w, m.after)?;
                     }
                     w.write_all(b"}")?;
-                }
+                    Ok(ControlFlow::Continue(()))
+                })?;
             }
         }
         w.write_all(br#"],"total":"#)?;
