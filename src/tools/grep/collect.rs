@@ -9,7 +9,7 @@
 //! kept line costs its text and a 10-byte row, a file's buffers are exactly its size, and past
 //! `spill::HOLD` bytes files' lines go to a temp file until the page is written.
 
-use super::spill::{HOLD, Spill};
+use super::spill::{HOLD, Spill, Window};
 use crate::text::MAX_LINE_CHARS;
 use crate::walk::path_cmp;
 use grep_searcher::{Searcher, Sink, SinkContext, SinkContextKind, SinkMatch};
@@ -167,6 +167,7 @@ pub struct View<'a> {
 pub struct Reload {
     raw: Vec<u8>,
     rows: Vec<Row>,
+    window: Window,
 }
 
 impl FileResult {
@@ -183,8 +184,12 @@ impl FileResult {
         match &self.kept_lines {
             Kept::Held { text, rows } => Ok(View { text, rows }),
             &Kept::Spilled { at, text, rows } => {
-                let Reload { raw, rows: decoded } = into;
-                spill.read(at, text + rows * ROW_BYTES, raw)?;
+                let Reload {
+                    raw,
+                    rows: decoded,
+                    window,
+                } = into;
+                spill.read(at, text + rows * ROW_BYTES, raw, window)?;
                 let (t, r) = raw.split_at(text);
                 decoded.clear();
                 decoded.extend(r.chunks_exact(ROW_BYTES).map(Row::decode));

@@ -96,8 +96,17 @@ impl Spill {
         }
     }
 
-    /// Reads `len` bytes from `at` into `out` (replacing what it held).
-    pub fn read(&self, at: u64, len: usize, out: &mut Vec<u8>) -> io::Result<()> {
+    /// Reads `len` bytes from `at` into `out` (replacing what it held). A short read from the
+    /// file goes through `window`, a block of the file read whole: files are read back in path
+    /// order and were spilled in about the order they were searched, directory by directory, so
+    /// one block read usually serves several of them.
+    pub fn read(
+        &self,
+        at: u64,
+        len: usize,
+        out: &mut Vec<u8>,
+        window: &mut Window,
+    ) -> io::Result<()> {
         out.clear();
         out.resize(len, 0);
         let end = at + len as u64;
@@ -109,7 +118,23 @@ impl Spill {
                 .file
                 .as_ref()
                 .ok_or_else(|| io::Error::other("no spill file"))?;
-            file.read_exact_at(&mut out[..in_file], at)?;
+            let block = at - at % BLOCK as u64;
+            let within = |w: &Window| w.at == block && w.bytes.len() as u64 >= end - block;
+            if at + in_file as u64 <= block + BLOCK as u64 && !within(window) {
+                let n = (self.written - block).min(BLOCK as u64) as usize;
+                window.bytes.resize(n, 0);
+                window.at = block;
+                if let Err(e) = file.read_exact_at(&mut window.bytes, block) {
+                    window.bytes.clear();
+                    return Err(e);
+                }
+            }
+            if within(window) {
+                let from = (at - block) as usize;
+                out[..in_file].copy_from_slice(&window.bytes[from..from + in_file]);
+            } else {
+                file.read_exact_at(&mut out[..in_file], at)?;
+            }
         }
         if in_file < len {
             let from = (at + in_file as u64 - self.written) as usize;
@@ -123,6 +148,13 @@ impl Spill {
     }
 }
 
+/// The block of the spill file last read whole (see `Spill::read`).
+#[derive(Default)]
+pub struct Window {
+    at: u64,
+    bytes: Vec<u8>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,9 +165,16 @@ mod tests {
         (s.put(a, |out| out.extend_from_slice(b)), bytes.len())
     }
 
+    /// Read back with a fresh window and through one shared with earlier reads: the same.
     fn get(s: &Spill, (at, len): (u64, usize)) -> Vec<u8> {
+        thread_local!(static WINDOW: std::cell::RefCell<Window> = Default::default());
         let mut out = vec![b'?'; 3];
-        s.read(at, len, &mut out).unwrap();
+        s.read(at, len, &mut out, &mut Window::default()).unwrap();
+        let mut again = Vec::new();
+        WINDOW
+            .with_borrow_mut(|w| s.read(at, len, &mut again, w))
+            .unwrap();
+        assert_eq!(out, again, "{at}+{len}");
         out
     }
 
@@ -169,6 +208,31 @@ mod tests {
     }
 
     #[test]
+    fn small_chunks_read_back_in_any_order_through_the_window() {
+        let mut s = Spill::default();
+        let chunks: Vec<(u64, usize, Vec<u8>)> = (0..2000u32)
+            .map(|i| {
+                let bytes: Vec<u8> = (0..(i % 197) + 1).map(|k| (i + k) as u8).collect();
+                let (at, len) = put(&mut s, &bytes);
+                (at, len, bytes)
+            })
+            .collect();
+        s.finish();
+        assert!(s.written > 2 * BLOCK as u64);
+        // Forwards, backwards and scattered, each through one window.
+        let mut w = Window::default();
+        let mut out = Vec::new();
+        let order = (0..2000)
+            .chain((0..2000).rev())
+            .chain((0..2000).map(|i| i * 7919 % 2000));
+        for i in order {
+            let (at, len, bytes) = &chunks[i];
+            s.read(*at, *len, &mut out, &mut w).unwrap();
+            assert_eq!(&out, bytes, "chunk {i}");
+        }
+    }
+
+    #[test]
     fn after_a_failed_write_everything_stays_in_memory_and_reads_back() {
         let mut s = Spill {
             failed: true,
@@ -187,6 +251,6 @@ mod tests {
         let mut s = Spill::default();
         put(&mut s, b"abc");
         let mut out = Vec::new();
-        assert!(s.read(1, 10, &mut out).is_err());
+        assert!(s.read(1, 10, &mut out, &mut Window::default()).is_err());
     }
 }
