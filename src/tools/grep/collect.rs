@@ -1,23 +1,15 @@
-//! What one file's search finds (a `Sink`), and the bounded, ordered collection of every file's
-//! results.
+//! What one file's search finds (a `Sink`), and how its kept lines are held until written.
 //!
-//! Files finish in any order (the walk is parallel), yet the page asked for (`offset`,
-//! `head_limit`) is defined in path order. The collector keeps files in a map ordered by path
-//! and drops any file whose first entry already ranks past the page: a file that arrives later
-//! can only push it further down. So memory holds about one page of entries, however many lines
-//! match, while `total` still counts them all. With head_limit 0 the page is everything: each
-//! kept line costs its text and a 10-byte row, a file's buffers are exactly its size, and past
-//! `spill::HOLD` bytes files' lines go to a temp file until the page is written.
+//! Kept lines wait for the end of the walk (`collector.rs`), and with head_limit 0 they are
+//! every matching line: each costs its text and a 10-byte row, a file's buffers are exactly its
+//! size, and a file's lines may be spilled to a temp file (`spill.rs`) and read back.
 
-use super::spill::{HOLD, Spill, Window};
+use super::spill::{Spill, Window};
 use crate::text::MAX_LINE_CHARS;
-use crate::walk::path_cmp;
 use grep_searcher::{Searcher, Sink, SinkContext, SinkContextKind, SinkMatch};
 use std::borrow::Cow;
-use std::collections::BTreeSet;
 use std::io;
 use std::path::PathBuf;
-use std::sync::Mutex;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
@@ -177,6 +169,21 @@ impl FileResult {
             Mode::Content => self.lines,
             Mode::Files | Mode::Count => usize::from(self.lines > 0),
         }
+    }
+
+    /// Bytes of kept lines held in memory.
+    pub fn held(&self) -> usize {
+        self.kept_lines.held()
+    }
+
+    /// Moves the kept lines to `spill`.
+    pub fn spill(&mut self, spill: &mut Spill) {
+        self.kept_lines.spill(spill);
+    }
+
+    #[cfg(test)]
+    pub fn is_spilled(&self) -> bool {
+        matches!(self.kept_lines, Kept::Spilled { .. })
     }
 
     /// The kept lines, read back from `spill` into `into` when they were spilled.
@@ -488,128 +495,12 @@ fn exact_rows(buf: &mut Vec<Row>) -> Box<[Row]> {
     }
 }
 
-/// Every file's results, in path order, bounded to the page.
-pub struct Collector {
-    mode: Mode,
-    /// `offset + head_limit`, or `usize::MAX` when unlimited.
-    window: usize,
-    state: Mutex<State>,
-}
-
-#[derive(Default)]
-struct State {
-    files: BTreeSet<ByPath>,
-    /// Entries in `files`.
-    kept: usize,
-    /// Entries found, kept or not.
-    total: usize,
-    /// Bytes of kept lines held in memory (the others are in `spill`).
-    held: usize,
-    spill: Spill,
-}
-
-impl Collector {
-    pub fn new(mode: Mode, window: usize) -> Self {
-        Collector {
-            mode,
-            window,
-            state: Mutex::new(State::default()),
-        }
-    }
-
-    pub fn add(&self, mut r: FileResult) {
-        let n = r.entries(self.mode);
-        if n == 0 {
-            return;
-        }
-        let mut s = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        s.total += n;
-        if self.window != usize::MAX
-            && s.kept >= self.window
-            && s.files
-                .last()
-                .is_some_and(|last| path_cmp(&r.rel, &last.0.rel).is_gt())
-        {
-            return; // ranks past a full page
-        }
-        s.kept += n;
-        let size = r.kept_lines.held();
-        if s.held + size > HOLD && s.spill.usable() {
-            r.kept_lines.spill(&mut s.spill);
-        } else {
-            s.held += size;
-        }
-        s.files.insert(ByPath(r));
-        // Drop trailing files whose first entry ranks at or past the page's end.
-        while let Some(last) = s.files.last() {
-            let (ln, held) = (last.0.entries(self.mode), last.0.kept_lines.held());
-            if s.kept - ln >= self.window {
-                s.kept -= ln;
-                s.held -= held;
-                s.files.pop_last();
-            } else {
-                break;
-            }
-        }
-    }
-
-    pub fn finish(self) -> Found {
-        let mut s = self.state.into_inner().unwrap_or_else(|p| p.into_inner());
-        s.spill.finish();
-        Found {
-            files: s.files,
-            total: s.total,
-            spill: s.spill,
-        }
-    }
-}
-
-/// What the search found: the files kept, in path order (left in their set: a list of them
-/// would be as large again), the total number of entries, and where spilled lines are.
-pub struct Found {
-    files: BTreeSet<ByPath>,
-    pub total: usize,
-    pub spill: Spill,
-}
-
-impl Found {
-    pub fn files(&self) -> impl Iterator<Item = &FileResult> {
-        self.files.iter().map(|f| &f.0)
-    }
-
-    pub fn len(&self) -> usize {
-        self.files.len()
-    }
-}
-
-/// A file's results ordered by its path (the walk yields every path once).
-struct ByPath(FileResult);
-
-impl Ord for ByPath {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        path_cmp(&self.0.rel, &other.0.rel)
-    }
-}
-
-impl PartialOrd for ByPath {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl PartialEq for ByPath {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other).is_eq()
-    }
-}
-
-impl Eq for ByPath {}
-
 #[cfg(test)]
-mod tests {
+pub mod tests {
     use super::*;
 
-    fn file(name: &str, lines: usize) -> FileResult {
+    /// A file `name` of `lines` kept matching lines, `x` each.
+    pub fn file(name: &str, lines: usize) -> FileResult {
         let mut scratch = Scratch::default();
         let mut sink = FileSink::new(Mode::Content, usize::MAX, PathBuf::from(name), &mut scratch);
         for line in 1..=lines as u64 {
@@ -628,7 +519,7 @@ mod tests {
     }
 
     /// Searches `text` with `pattern` and one line of context, keeping `keep` matching lines.
-    fn search(text: &str, pattern: &str, keep: usize) -> FileResult {
+    pub fn search(text: &str, pattern: &str, keep: usize) -> FileResult {
         let matcher = grep_regex::RegexMatcher::new_line_matcher(pattern).unwrap();
         let mut searcher = grep_searcher::SearcherBuilder::new()
             .line_number(true)
@@ -687,33 +578,6 @@ mod tests {
     }
 
     #[test]
-    fn keeps_the_first_page_in_path_order_whatever_the_arrival_order() {
-        let c = Collector::new(Mode::Content, 4);
-        for (name, n) in [("d", 3), ("b", 2), ("e", 9), ("a", 1), ("c", 5)] {
-            c.add(file(name, n));
-        }
-        let found = c.finish();
-        let (files, total): (Vec<_>, _) = (found.files().collect(), found.total);
-        assert_eq!(total, 20);
-        let names: Vec<_> = files.iter().map(|f| f.rel.to_str().unwrap()).collect();
-        // a(1) b(2) c(5): c's first entry is the 4th, so it stays; d and e rank past the page.
-        assert_eq!(names, ["a", "b", "c"]);
-    }
-
-    #[test]
-    fn files_mode_counts_files() {
-        let c = Collector::new(Mode::Files, 2);
-        for name in ["z", "y", "x", "w"] {
-            c.add(file(name, 3));
-        }
-        let found = c.finish();
-        let (files, total): (Vec<_>, _) = (found.files().collect(), found.total);
-        assert_eq!(total, 4);
-        assert_eq!(files.len(), 2);
-        assert_eq!(files[0].rel, PathBuf::from("w"));
-    }
-
-    #[test]
     fn long_lines_are_cut_with_the_marker_and_line_endings_dropped() {
         assert_eq!(show_line(b"abc\r\n"), "abc");
         let long = "é".repeat(2500);
@@ -727,10 +591,10 @@ mod tests {
     }
 
     /// A kept match: its line, text, context lines before, and how many after.
-    type Shown = (u64, String, Vec<(u64, String)>, usize);
+    pub type Shown = (u64, String, Vec<(u64, String)>, usize);
 
     /// Every kept match of `f`.
-    fn all(f: &FileResult, spill: &Spill) -> Vec<Shown> {
+    pub fn all(f: &FileResult, spill: &Spill) -> Vec<Shown> {
         let mut reload = Reload::default();
         let view = f.view(spill, &mut reload).unwrap();
         view.matches()
@@ -743,42 +607,6 @@ mod tests {
                 )
             })
             .collect()
-    }
-
-    #[test]
-    fn files_past_the_budget_are_spilled_and_read_back_the_same() {
-        // 40 files of 100 matches with context, each line about 100 bytes: ~1 MB in all.
-        let text: String = (1..=300)
-            .map(|i| {
-                format!(
-                    "{} {}\n",
-                    if i % 3 == 0 { "hit" } else { "ctx" },
-                    "é".repeat(48)
-                )
-            })
-            .collect();
-        let c = Collector::new(Mode::Content, usize::MAX);
-        let mut expected = Vec::new();
-        for i in 0..40 {
-            let mut f = search(&text, "hit", usize::MAX);
-            f.rel = PathBuf::from(format!("f{i:02}"));
-            expected.push(all(&f, &Spill::default()));
-            c.add(f);
-        }
-        let found = c.finish();
-        let (files, total, spill): (Vec<_>, _, _) =
-            (found.files().collect(), found.total, &found.spill);
-        assert_eq!(total, 40 * 100);
-        let spilled = files
-            .iter()
-            .filter(|f| matches!(f.kept_lines, Kept::Spilled { .. }))
-            .count();
-        let held: usize = files.iter().map(|f| f.kept_lines.held()).sum();
-        assert!(spilled > 20, "{spilled} files spilled");
-        assert!(held <= HOLD, "{held} bytes held");
-        for (i, f) in files.iter().enumerate() {
-            assert_eq!(all(f, spill), expected[i], "file {i}");
-        }
     }
 
     #[test]

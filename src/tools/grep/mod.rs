@@ -3,6 +3,7 @@
 //! ripgrep's; results are collected per file and ordered by path, so they are deterministic.
 
 mod collect;
+mod collector;
 mod render;
 mod spill;
 
@@ -11,7 +12,8 @@ use crate::envelope::Success;
 use crate::error::{Code, Result, ToolError};
 use crate::tool::{Hints, Tool};
 use crate::walk::{self, Options, Problems};
-use collect::{Collector, FileResult, FileSink, Mode, Scratch};
+use collect::{FileResult, FileSink, Mode, Scratch};
+use collector::Collector;
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use grep_searcher::{BinaryDetection, MmapChoice, Searcher, SearcherBuilder};
 use ignore::overrides::OverrideBuilder;

@@ -4,7 +4,8 @@
 //! it is serialised straight from the collected files when the envelope is printed, so a large
 //! result is held once, compactly (or spilled: `spill.rs`), and never as a `Value` tree.
 
-use super::collect::{Context, FileResult, Found, Match, Mode, Reload};
+use super::collect::{Context, FileResult, Match, Mode, Reload};
+use super::collector::Found;
 use crate::caps;
 use crate::context::Ctx;
 use crate::envelope::{Data, Success};
