@@ -181,34 +181,42 @@ fn plan(want: Want, budget: usize, utf8: bool, summarize: Summarize) -> (Window,
 /// A function that reduces a line (cut at `MAX_LINE_CHARS`) to a number.
 type Summarize = Option<fn(&str) -> u32>;
 
-pub fn scan(f: &mut File, want: Want, budget: usize) -> io::Result<Outcome> {
-    scan_with(f, want, budget, None)
+/// `size` is the file's size as the caller last saw it (the metadata it opened the file with):
+/// it only sizes the buffer, so a file that changed since is still read whole.
+pub fn scan(f: &mut File, size: u64, want: Want, budget: usize) -> io::Result<Outcome> {
+    scan_with(f, size, want, budget, None)
 }
 
 /// Every line of the file reduced to a number by `per_line`, in `Scan::summary`, with the
 /// same fingerprint, count and classification as `scan` (its `lines` stay empty): a pass that
 /// needs something of every line of a file without holding the file.
-pub fn summarize(f: &mut File, per_line: fn(&str) -> u32) -> io::Result<Outcome> {
+pub fn summarize(f: &mut File, size: u64, per_line: fn(&str) -> u32) -> io::Result<Outcome> {
     let all = Want::Lines {
         first: 1,
         limit: u64::MAX,
     };
-    scan_with(f, all, usize::MAX, Some(per_line))
+    scan_with(f, size, all, usize::MAX, Some(per_line))
 }
 
 /// The pass's buffer: a chunk, and 4 bytes for a character cut at its end. A file smaller than a
 /// chunk gets a buffer its size (at least a page): the buffer is zeroed, and zeroing 64 KB for a
 /// 2 KB file touched 16 pages, a tenth of a small `read`'s page faults (issue 22). A file that
 /// grows after the stat is read in the smaller chunks, as every pass handles any chunk size.
-fn buffer_for(f: &File) -> Vec<u8> {
-    let size = f.metadata().map_or(CHUNK as u64, |m| m.len());
+/// The size is the caller's (it has the file's metadata already): no second stat per pass.
+fn buffer_for(size: u64) -> Vec<u8> {
     // +1: the read that meets the end of the file is the same one that fills the buffer.
     let chunk = usize::try_from(size.saturating_add(1)).map_or(CHUNK, |s| s.clamp(4096, CHUNK));
     vec![0u8; chunk + 4]
 }
 
-fn scan_with(f: &mut File, want: Want, budget: usize, sum: Summarize) -> io::Result<Outcome> {
-    let mut buf = buffer_for(f);
+fn scan_with(
+    f: &mut File,
+    size: u64,
+    want: Want,
+    budget: usize,
+    sum: Summarize,
+) -> io::Result<Outcome> {
+    let mut buf = buffer_for(size);
     let chunk = buf.len() - 4;
     let head_len = read_full(f, &mut buf[..chunk])?;
     let head = &buf[..head_len];
@@ -439,7 +447,8 @@ mod tests {
         let mut t = tempfile::tempfile().unwrap();
         t.write_all(bytes).unwrap();
         t.seek(SeekFrom::Start(0)).unwrap();
-        match scan(&mut t, want, usize::MAX).unwrap() {
+        let size = bytes.len() as u64;
+        match scan(&mut t, size, want, usize::MAX).unwrap() {
             Outcome::Text(s) => s,
             Outcome::Binary { .. } => panic!("binary"),
         }
@@ -591,9 +600,9 @@ mod tests {
     fn a_small_file_gets_a_small_buffer_and_a_large_one_a_chunk() {
         let mut t = tempfile::tempfile().unwrap();
         t.write_all(&[b'x'; 2048]).unwrap();
-        assert_eq!(buffer_for(&t).len(), 4096 + 4);
+        assert_eq!(buffer_for(t.metadata().unwrap().len()).len(), 4096 + 4);
         t.write_all(&vec![b'x'; 2 * CHUNK]).unwrap();
-        assert_eq!(buffer_for(&t).len(), CHUNK + 4);
+        assert_eq!(buffer_for(t.metadata().unwrap().len()).len(), CHUNK + 4);
     }
 
     #[test]
@@ -672,7 +681,7 @@ mod tests {
             let mut t = tempfile::tempfile().unwrap();
             t.write_all(bytes).unwrap();
             t.seek(SeekFrom::Start(0)).unwrap();
-            let Outcome::Text(s) = summarize(&mut t, len).unwrap() else {
+            let Outcome::Text(s) = summarize(&mut t, bytes.len() as u64, len).unwrap() else {
                 panic!("binary")
             };
             assert_eq!(s.summary, expected);

@@ -129,7 +129,9 @@ fn describe(r: &sandbox::Resolved) -> Result<Value> {
             std::fs::File::open(&r.real).map_err(|e| ToolError::io(&e, shown, "reading"))?;
         // Counting only: no line is kept.
         let want = Want::Lines { first: 1, limit: 0 };
-        match text::scan(&mut f, want, 0).map_err(|e| ToolError::io(&e, shown, "reading"))? {
+        match text::scan(&mut f, meta.len(), want, 0)
+            .map_err(|e| ToolError::io(&e, shown, "reading"))?
+        {
             Outcome::Text(s) => {
                 v["binary"] = json!(false);
                 v["lines"] = json!(s.total_lines);

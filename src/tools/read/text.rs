@@ -14,7 +14,7 @@ pub fn read(o: &mut Opened, req: &Request, cap: usize) -> Result<Piece> {
     let shown = o.shown.as_str();
     // From the start, also after a notebook that did not parse was read whole.
     std::io::Seek::rewind(&mut o.file).map_err(|e| ToolError::io(&e, shown, "reading"))?;
-    let scan = match text::scan(&mut o.file, req.want, cap)
+    let scan = match text::scan(&mut o.file, o.meta.len(), req.want, cap)
         .map_err(|e| ToolError::io(&e, shown, "reading"))?
     {
         Outcome::Text(s) => s,
@@ -110,7 +110,7 @@ pub fn read_block(o: &mut Opened, req: &Request, cap: usize) -> Result<Piece> {
     let io = |e: std::io::Error| ToolError::io(&e, &shown, "reading");
     for _ in 0..ATTEMPTS {
         std::io::Seek::rewind(&mut o.file).map_err(io)?;
-        let scan = match text::summarize(&mut o.file, Shape::pack).map_err(io)? {
+        let scan = match text::summarize(&mut o.file, o.meta.len(), Shape::pack).map_err(io)? {
             Outcome::Text(s) => s,
             Outcome::Binary { size } => return Err(binary(&shown, size)),
         };
@@ -168,7 +168,7 @@ fn block_lines(
             first,
             limit: last - first + 1,
         };
-        let Outcome::Text(part) = text::scan(&mut o.file, want, cap)? else {
+        let Outcome::Text(part) = text::scan(&mut o.file, o.meta.len(), want, cap)? else {
             return Ok(None);
         };
         if part.hash != hash {
