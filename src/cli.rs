@@ -534,7 +534,7 @@ pub fn run(args: Vec<String>) -> i32 {
         Ok(g) => g,
         Err(e) => return fail(resolved.tool.name(), e, &args),
     };
-    crate::set_panic_context(resolved.tool.name(), g.format, g.pretty);
+    integration::panic::set_panic_context(resolved.tool.name(), g.format, g.pretty);
     let envelope = match input_for(resolved.tool, sub) {
         Ok(input) => match held {
             Some(e) if !resolved.is_read_only(&input) => {
@@ -604,7 +604,7 @@ fn run_integration(name: &str, args: &[String]) -> i32 {
         Ok(g) => g,
         Err(e) => return fail(name, e, args),
     };
-    crate::set_panic_context(name, g.format, g.pretty);
+    integration::panic::set_panic_context(name, g.format, g.pretty);
     integration::run(name, &g, sub)
 }
 

@@ -1,9 +1,9 @@
 //! The global options (SPEC §2) and the per-call context every tool runs with.
 
-use crate::catalog::{Lane, Policy, ToolEntry};
 use crate::control::Control;
 use crate::envelope::Format;
 use crate::error::{Code, Result, ToolError};
+use crate::policy::{Lane, Policy, ToolEntry};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -193,7 +193,8 @@ impl Ctx {
     /// no tool may reach it (SPEC 23.6).
     pub fn state_real(&self) -> &Path {
         self.state_real.get_or_init(|| {
-            crate::sandbox::real_path(&self.state_dir).unwrap_or_else(|_| self.state_dir.clone())
+            crate::sandbox::real::real_path(&self.state_dir)
+                .unwrap_or_else(|_| self.state_dir.clone())
         })
     }
 

@@ -183,7 +183,7 @@ impl Resolved {
         if env.ok
             && let (Some(given), Some(_)) = (&given, &used)
         {
-            hooks::post(&ctx, self, ran.name(), given, &mut env);
+            hooks::post(&ctx, self.name(), ran.name(), given, &mut env);
         }
         env
     }
@@ -234,7 +234,7 @@ impl Resolved {
             input = routed_input;
         }
         if let Some(given) = given {
-            hooks::pre(ctx, self, ran.name(), given)?;
+            hooks::pre(ctx, self.name(), ran.name(), given)?;
         }
         let result = match alias.filter(|a| a.has_call() && !routed) {
             // The agent's tool is more than one call of ours, or needs the session.

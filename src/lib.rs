@@ -24,8 +24,12 @@ mod generate;
 mod input;
 mod integration;
 mod journal;
+#[cfg(test)]
+mod layers;
+mod policy;
 mod reads;
 mod sandbox;
+mod shell;
 mod state;
 mod tool;
 mod tools;
@@ -35,57 +39,10 @@ mod web;
 // Engines are crates of their own (crates/); their old module paths stay valid.
 use loopr_text as text;
 
-use envelope::{Envelope, Format};
-use error::ToolError;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
-
-/// What the panic hook needs to print a proper envelope.
-static PANIC_CONTEXT: Mutex<(String, bool, bool)> = Mutex::new((String::new(), false, false));
-
-pub fn set_panic_context(tool: &str, format: Format, pretty: bool) {
-    if let Ok(mut c) = PANIC_CONTEXT.lock() {
-        *c = (tool.to_string(), format == Format::Text, pretty);
-    }
-}
-
-/// Set by `call`, `batch` and `mcp`: each tool call there runs under a catch that answers a
-/// panic in its own slot (SPEC 23.1), so the hook must not end the process.
-static ISOLATE_PANICS: AtomicBool = AtomicBool::new(false);
-
-pub fn isolate_panics() {
-    ISOLATE_PANICS.store(true, Ordering::SeqCst);
-}
-
-/// A panic is a bug, but the caller still gets an envelope (SPEC 16.2): `internal_error`, exit 1.
-/// Under `call`, `batch` and `mcp` the hook only logs: the stack unwinds to the call's catch
-/// (dispatch), which answers that call alone.
-pub fn install_panic_hook() {
-    std::panic::set_hook(Box::new(|info| {
-        if ISOLATE_PANICS.load(Ordering::SeqCst) {
-            eprintln!("loopr-tool: a call hit a bug: {info}");
-            return;
-        }
-        let (tool, text, pretty) = PANIC_CONTEXT.lock().map(|c| c.clone()).unwrap_or_default();
-        let tool = if tool.is_empty() {
-            "loopr-tool".to_string()
-        } else {
-            tool
-        };
-        let msg = format!("loopr-tool hit a bug and stopped: {info}");
-        eprintln!("{msg}");
-        let err = ToolError::internal(msg)
-            .hint("This is a bug in loopr-tool; please report it with the input that caused it.");
-        let format = if text { Format::Text } else { Format::Json };
-        Envelope::failure(&tool, err, &[]).print(format, pretty);
-        std::process::exit(1);
-    }));
-}
-
 /// The binary's whole life after its entry: the panic hook, then the command line.
 #[doc(hidden)]
 pub fn run_main() -> i32 {
-    install_panic_hook();
+    integration::panic::install_hook();
     let args: Vec<String> = std::env::args_os()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();

@@ -67,10 +67,7 @@ const TOP_KEYS: &[&str] = &[
     "tools", "profiles", "paths", "run", "hooks", "search", "project",
 ];
 
-/// The longest time limit a catalog may give: a heavy lane's command (SPEC 19.2).
-pub const MAX_TIMEOUT_MS: u64 = 3_600_000;
-/// run's own maximum outside the heavy lane (SPEC 15, 24.3).
-pub const RUN_MAX_TIMEOUT_MS: u64 = 600_000;
+pub use crate::policy::{MAX_TIMEOUT_MS, RUN_MAX_TIMEOUT_MS};
 
 /// One problem in a catalog file, 1-based, pointing at the key (SPEC 24.3).
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]

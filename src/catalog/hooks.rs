@@ -8,9 +8,9 @@
 
 use super::{Hook, Policy};
 use crate::context::Ctx;
-use crate::dispatch::Resolved;
 use crate::envelope::Envelope;
 use crate::error::{Code, Result, ToolError};
+use crate::shell::quote;
 use crate::tools::run::{self, capture::Capture, exec, isolation::Isolation, proc::Exit};
 use serde_json::{Value, json};
 
@@ -112,8 +112,7 @@ fn run_hook(ctx: &Ctx, hook: &Hook, command: &str, stdin: &Value) -> Result<Ran>
 
 /// Runs the pre hooks of this call in order: exit 2 blocks it (`blocked_by_hook`, the message
 /// is what the hook printed); another failure is a warning and the call runs.
-pub fn pre(ctx: &Ctx, r: &Resolved, tool: &str, given: &Value) -> Result<()> {
-    let called = r.name();
+pub fn pre(ctx: &Ctx, called: &str, tool: &str, given: &Value) -> Result<()> {
     for hook in ctx.policy.catalog.hooks.pre.iter() {
         if !selects(hook, tool, called) {
             continue;
@@ -179,23 +178,10 @@ fn file_matches(files: &[String], path: &str) -> bool {
     crate::sandbox::rules::shown_matches(files, path)
 }
 
-/// Shell-quotes one word for `{paths}`.
-pub fn quote(word: &str) -> String {
-    if !word.is_empty()
-        && word
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:@+,".contains(&b))
-    {
-        return word.to_string();
-    }
-    format!("'{}'", word.replace('\'', "'\\''"))
-}
-
 /// After a successful call: each post hook for this tool whose `files` match a changed path
 /// runs with `{paths}` replaced by the matching paths; its verdict joins `data.checks` and the
 /// end of `output`. It never undoes the change and never makes the call fail.
-pub fn post(ctx: &Ctx, r: &Resolved, tool: &str, given: &Value, env: &mut Envelope) {
-    let called = r.name();
+pub fn post(ctx: &Ctx, called: &str, tool: &str, given: &Value, env: &mut Envelope) {
     let changed = ctx.changed();
     let mut checks = vec![];
     for hook in ctx.policy.catalog.hooks.post.iter() {

@@ -11,13 +11,11 @@ pub mod grammar;
 pub mod hooks;
 pub mod limits;
 pub mod print;
-pub mod project;
+pub use crate::policy::project;
 
 use crate::dialects;
 use crate::error::{Code, Result, ToolError};
 use crate::tools;
-use serde::Serialize;
-use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 pub use grammar::Problem;
@@ -25,9 +23,9 @@ pub use grammar::Problem;
 /// Seed 001's command tools that find their command when the catalog gives none (24.3).
 pub const PROJECT_COMMANDS: &[&str] = &["build", "test", "validate"];
 
-/// The registry name a command tool runs as (it is not in `tools::TOOLS`: without a catalog
-/// there are no command tools).
-pub const COMMAND_TOOL: &str = "command";
+pub use crate::policy::{
+    COMMAND_TOOL, Catalog, Exposure, Hook, Lane, Mode, Options, Policy, Profile, ToolEntry,
+};
 
 /// Tools that change nothing, exposed in read-only mode (SPEC 19.2, seed 003's plan mode).
 const READ_ONLY_TOOLS: &[&str] = &[
@@ -46,136 +44,12 @@ const READ_ONLY_TOOLS: &[&str] = &[
 /// list/output`, `inbox list`).
 pub const READ_ONLY_CALLS: &[&str] = &["session", "jobs", "inbox"];
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Lane {
-    NoNet,
-    Net,
-    Heavy,
-}
-
-impl Lane {
-    pub fn parse(s: &str) -> Option<Lane> {
-        match s {
-            "no-net" => Some(Lane::NoNet),
-            "net" => Some(Lane::Net),
-            "heavy" => Some(Lane::Heavy),
-            _ => None,
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Mode {
-    #[default]
-    Default,
-    ReadOnly,
-}
-
-impl Mode {
-    fn parse(s: &str) -> Mode {
-        if s == "read-only" {
-            Mode::ReadOnly
-        } else {
-            Mode::Default
-        }
-    }
-}
-
-/// `[tools.NAME]`.
-#[derive(Debug, Clone, Default)]
-pub struct ToolEntry {
-    pub name: String,
-    pub lane: Option<Lane>,
-    pub timeout_ms: Option<u64>,
-    pub max_output_bytes: Option<u64>,
-    pub description: Option<String>,
-    pub enabled: bool,
-    pub command: Option<String>,
-    pub sandbox: Option<String>,
-}
-
 impl ToolEntry {
     /// A command tool: a fixed command under a name of its own.
     pub fn is_command(&self) -> bool {
         self.command.is_some()
             || (target_tool(&self.name).is_none() && PROJECT_COMMANDS.contains(&self.name.as_str()))
     }
-
-    /// Without `lane`, a tool is in `net` (24.3).
-    pub fn lane(&self) -> Lane {
-        self.lane.unwrap_or(Lane::Net)
-    }
-}
-
-/// `[profiles.NAME]`.
-#[derive(Debug, Clone)]
-pub struct Profile {
-    pub name: String,
-    pub tools: Option<Vec<String>>,
-    tools_at: Option<Range<usize>>,
-    pub mode: Mode,
-    pub sandbox: Option<String>,
-}
-
-#[derive(Debug, Clone, Default)]
-pub struct PathRules {
-    pub deny: Vec<String>,
-    pub read_only: Vec<String>,
-}
-
-#[derive(Debug, Clone, Default)]
-pub struct RunTable {
-    pub sandbox: Option<String>,
-    pub writable_roots: Vec<String>,
-}
-
-/// `[[hooks.pre]]` / `[[hooks.post]]`.
-#[derive(Debug, Clone)]
-pub struct Hook {
-    pub tools: Vec<String>,
-    tools_at: Option<Range<usize>>,
-    pub matcher: Option<String>,
-    pub files: Vec<String>,
-    pub command: String,
-    pub timeout_ms: Option<u64>,
-    pub sandbox: Option<String>,
-}
-
-#[derive(Debug, Clone, Default)]
-pub struct Hooks {
-    pub pre: Vec<Hook>,
-    pub post: Vec<Hook>,
-}
-
-/// `[search]`: read by the search tool (SPEC 21, 24.3). The key never leaves the process:
-/// `catalog` prints `<set>` in its place (24.7).
-#[derive(Debug, Clone, Default)]
-pub struct Search {
-    pub provider: Option<String>,
-    pub endpoint: Option<String>,
-    pub api_key: Option<String>,
-}
-
-/// `[project]`: the commands behind seed 001's `build`, `test` and `validate`.
-#[derive(Debug, Clone, Default)]
-pub struct Project {
-    pub build: Option<String>,
-    pub test: Option<String>,
-    pub validate: Option<String>,
-}
-
-/// A catalog file as read.
-#[derive(Debug, Clone, Default)]
-pub struct Catalog {
-    pub tools: Vec<ToolEntry>,
-    pub profiles: Vec<Profile>,
-    pub paths: PathRules,
-    pub run: RunTable,
-    pub hooks: Hooks,
-    pub search: Search,
-    pub project: Project,
 }
 
 /// The registry tool a name runs: ours, or the tool an alias stands for.
@@ -185,40 +59,6 @@ pub fn target_tool(name: &str) -> Option<&'static str> {
     }
     let a = dialects::find(name)?;
     tools::find(a.tool).map(|t| t.name())
-}
-
-/// How the catalog was asked for (SPEC 19.1): `--config` / `LOOPR_CONFIG`, `--profile` /
-/// `LOOPR_PROFILE`, `--read-only` / `LOOPR_READ_ONLY`.
-#[derive(Debug, Clone, Default)]
-pub struct Options {
-    pub config: Option<PathBuf>,
-    pub profile: Option<String>,
-    pub read_only: bool,
-}
-
-/// One name the model is offered, and the tool it runs.
-#[derive(Debug, Clone)]
-pub struct Exposure {
-    /// The name called (a catalog key, or a tool's own name without a catalog).
-    pub name: String,
-    /// The registry tool it runs (`command` for a command tool).
-    pub tool: &'static str,
-    /// Its catalog entry, when it has one.
-    pub entry: Option<ToolEntry>,
-}
-
-/// The effective policy of this process: the catalog (or the built-in defaults) with the
-/// profile and mode applied.
-#[derive(Debug, Clone, Default)]
-pub struct Policy {
-    /// The file in use.
-    pub source: Option<PathBuf>,
-    /// A file found inside the root and not used (19.1): said by `catalog` and `session show`.
-    pub ignored: Option<PathBuf>,
-    pub catalog: Catalog,
-    pub profile: Option<String>,
-    pub mode: Mode,
-    exposed: Vec<Exposure>,
 }
 
 /// Where the catalog is looked for when none is named: `$XDG_CONFIG_HOME/loopr/catalog.toml`,
@@ -376,35 +216,6 @@ impl Policy {
             catalog,
             exposed,
         })
-    }
-
-    /// What the model is offered, in order: `schema` and `tools/list` show exactly this.
-    pub fn exposed(&self) -> &[Exposure] {
-        &self.exposed
-    }
-
-    pub fn read_only(&self) -> bool {
-        self.mode == Mode::ReadOnly
-    }
-
-    /// The catalog's sandbox floors for run-like calls (24.7): `[run] sandbox`, the profile's
-    /// and the tool's own `sandbox`.
-    pub fn sandbox_floors<'a>(
-        &'a self,
-        entry: Option<&'a ToolEntry>,
-    ) -> impl Iterator<Item = &'a str> {
-        let profile = self
-            .profile
-            .as_ref()
-            .and_then(|p| self.catalog.profiles.iter().find(|x| &x.name == p))
-            .and_then(|p| p.sandbox.as_deref());
-        self.catalog
-            .run
-            .sandbox
-            .as_deref()
-            .into_iter()
-            .chain(profile)
-            .chain(entry.and_then(|e| e.sandbox.as_deref()))
     }
 
     /// The exposure a called name runs under, or why it is refused: `unknown_tool` for a name

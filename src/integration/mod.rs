@@ -3,6 +3,7 @@
 
 pub mod call;
 pub mod mcp;
+pub mod panic;
 pub mod sched;
 pub mod schema;
 pub mod shapes;
@@ -132,7 +133,7 @@ fn stdin_or_fail(name: &str, g: &Globals) -> Result<Vec<u8>, i32> {
 
 pub fn run(name: &str, g: &Globals, m: &ArgMatches) -> i32 {
     if matches!(name, "call" | "batch" | "mcp") {
-        crate::isolate_panics();
+        panic::isolate_panics();
     }
     match name {
         "schema" => {

@@ -8,14 +8,14 @@
 //! read or written.
 
 pub mod beneath;
+pub mod real;
 pub mod rules;
+
+pub use real::real_path;
 
 use crate::context::Ctx;
 use crate::error::{Code, Result, ToolError};
-use std::collections::VecDeque;
-use std::ffi::OsString;
-use std::io;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// A path the sandbox has accepted.
@@ -28,68 +28,6 @@ pub struct Resolved {
     /// The checked handle of the directory holding it, and its name there (SPEC 23.5): the
     /// file is opened, created, renamed and removed through it. `None` with `--no-sandbox`.
     pub at: Option<Arc<beneath::Walked>>,
-}
-
-/// Linux's own limit on symlinks in one resolution (ELOOP).
-const MAX_LINKS: usize = 40;
-
-/// Resolves `path` the way `open(2)` would, also for a path whose tail does not exist yet.
-pub fn real_path(path: &Path) -> io::Result<PathBuf> {
-    debug_assert!(path.is_absolute());
-    let mut rest: VecDeque<OsString> = VecDeque::new();
-    let mut cur = PathBuf::from("/");
-    push_components(&mut rest, &mut cur, path);
-    let mut links = 0;
-    let mut missing = false;
-    while let Some(name) = rest.pop_front() {
-        if name == ".." {
-            cur.pop();
-            continue;
-        }
-        let next = cur.join(&name);
-        if missing {
-            cur = next;
-            continue;
-        }
-        match std::fs::symlink_metadata(&next) {
-            Ok(m) if m.file_type().is_symlink() => {
-                links += 1;
-                if links > MAX_LINKS {
-                    return Err(io::Error::other("too many levels of symbolic links"));
-                }
-                let target = std::fs::read_link(&next)?;
-                let mut queued: VecDeque<OsString> = VecDeque::new();
-                push_components(&mut queued, &mut cur, &target);
-                queued.extend(rest.drain(..));
-                rest = queued;
-            }
-            Ok(_) => cur = next,
-            Err(e)
-                if e.kind() == io::ErrorKind::NotFound
-                    || e.kind() == io::ErrorKind::NotADirectory =>
-            {
-                missing = true;
-                cur = next;
-            }
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(cur)
-}
-
-/// Queues `p`'s components; an absolute `p` restarts the walk at `/`.
-fn push_components(queue: &mut VecDeque<OsString>, cur: &mut PathBuf, p: &Path) {
-    for c in p.components() {
-        match c {
-            Component::RootDir => {
-                *cur = PathBuf::from("/");
-                queue.clear();
-            }
-            Component::CurDir | Component::Prefix(_) => {}
-            Component::ParentDir => queue.push_back(OsString::from("..")),
-            Component::Normal(n) => queue.push_back(n.to_os_string()),
-        }
-    }
 }
 
 /// Resolves a path given in input field `field`, enforcing the sandbox unless it is off. A link

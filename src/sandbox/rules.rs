@@ -12,7 +12,7 @@
 //! regex set, which cost 0.3 ms per call for three patterns — more than the whole catalog's
 //! budget (issue 19: at most 0.2 ms).
 
-use crate::catalog::PathRules;
+use crate::policy::PathRules;
 use std::path::{Path, PathBuf};
 
 /// One gitignore line, split into components.

@@ -6,10 +6,11 @@
 //! Not in the registry: without a catalog there are no command tools. Dispatch sets the
 //! catalog entry (the name called, the command, the lane) on the context before it runs.
 
-use crate::catalog::{self, ToolEntry, hooks::quote, project};
 use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Result, ToolError};
+use crate::policy::{self, ToolEntry, project};
+use crate::shell::quote;
 use crate::tool::{Effect, Hints, Tool};
 use crate::tools::run;
 use schemars::JsonSchema;
@@ -40,7 +41,7 @@ pub fn describe(name: &str, entry: Option<&ToolEntry>) -> String {
 
 impl Tool for Command {
     type Input = Input;
-    const NAME: &'static str = catalog::COMMAND_TOOL;
+    const NAME: &'static str = policy::COMMAND_TOOL;
     const SUMMARY: &'static str =
         "A command tool of the catalog: a fixed command, extra args appended";
     const DESCRIPTION: &'static str =
@@ -129,7 +130,7 @@ impl Tool for Command {
 /// (24.7): a loop that may not run commands gets no command this way either.
 fn phase_command(ctx: &Ctx, named: Option<&str>) -> Result<String> {
     use crate::tools::loops::store;
-    if crate::dispatch::find(&ctx.policy, "run").is_err() {
+    if !ctx.policy.offers("run") {
         return Err(ToolError::new(
             crate::error::Code::ToolDisabled,
             "validate would run a phase's validation_command, a command a model wrote; this profile does not offer run, so it does not run it",

@@ -108,10 +108,7 @@ fn shell(ctx: &Ctx, input: Value, _: &mut &'static str) -> Result<Success> {
             "shell: `command` is an empty argv",
         ));
     }
-    let words: Vec<String> = argv
-        .iter()
-        .map(|w| crate::catalog::hooks::quote(w))
-        .collect();
+    let words: Vec<String> = argv.iter().map(|w| crate::shell::quote(w)).collect();
     map.insert("command".into(), json!(format!("exec {}", words.join(" "))));
     call_tool(ctx, "run", Value::Object(map))
 }

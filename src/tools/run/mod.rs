@@ -23,10 +23,10 @@ pub mod stdin;
 pub mod supervisor;
 
 use crate::caps;
-use crate::catalog::Lane;
 use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Code, Result, ToolError};
+use crate::policy::Lane;
 use crate::sandbox;
 use crate::state;
 use crate::tool::{Effect, Hints, Tool};
@@ -231,9 +231,9 @@ fn start(
     }
     let lane = ctx.call.lane();
     let max_timeout = if lane == Lane::Heavy {
-        crate::catalog::grammar::MAX_TIMEOUT_MS
+        crate::policy::MAX_TIMEOUT_MS
     } else {
-        crate::catalog::grammar::RUN_MAX_TIMEOUT_MS
+        crate::policy::RUN_MAX_TIMEOUT_MS
     };
     if let Some(t) = input.timeout_ms.filter(|&t| t > max_timeout) {
         return Err(ToolError::invalid(
@@ -337,7 +337,7 @@ fn start(
 /// its own (so a trailing comment or heredoc stays the command's), its status kept. A command
 /// that calls `exit` or `exec` leaves no directory: the next call starts where this one did.
 fn keeping_cwd(command: &str, file: &std::path::Path) -> String {
-    let file = crate::catalog::hooks::quote(&file.to_string_lossy());
+    let file = crate::shell::quote(&file.to_string_lossy());
     format!(
         "{{ {command}\n}}\n__loopr_status=$?\npwd -P >| {file} 2>/dev/null\nexit $__loopr_status"
     )
