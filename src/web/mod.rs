@@ -4,6 +4,7 @@
 //! knows no tool; each tool words the failures for its own reader.
 
 pub mod cache;
-pub mod decode;
 pub mod http;
-pub mod policy;
+
+// The engine (crates/web): the address policy and decoding, under their old paths.
+pub use loopr_web::{decode, policy};

@@ -4,7 +4,8 @@
 
 mod apply;
 mod commit;
-pub(crate) mod parse;
+// The parser is an engine of its own (crates/patch), under its old path.
+pub(crate) use loopr_patch as parse;
 mod report;
 
 use crate::context::Ctx;

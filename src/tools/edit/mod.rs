@@ -2,21 +2,13 @@
 //! nothing — matched by a short ladder of ever looser but unambiguous comparisons, written back
 //! in the file's own encoding and line endings with every other byte kept.
 
-pub(crate) mod apply;
-mod by_lines;
-pub(crate) mod closest;
-pub(crate) mod diff;
-pub(crate) mod encode;
 mod form;
-pub(crate) mod indent;
-mod line_rungs;
-pub(crate) mod lines;
-pub(crate) mod matching;
 #[cfg(test)]
 mod props;
 pub(crate) mod report;
-mod rescue;
-mod within;
+
+// The matcher is an engine of its own (crates/matcher), under its old paths.
+pub(crate) use loopr_matcher::{apply, by_lines, closest, diff, encode, lines, matching, rescue};
 
 use crate::change;
 use crate::context::Ctx;

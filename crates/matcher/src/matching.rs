@@ -225,7 +225,7 @@ fn exact(text: &str, patterns: &[Cow<str>]) -> Vec<(usize, usize)> {
 /// The line ending a replacement is written with: the matched region's own, or the file's
 /// usual one when the region has none or both. Only when that is CRLF and new_string has bare
 /// `\n` (or LF and old_string was typed in CRLF) is new_string changed.
-pub(super) fn with_line_endings<'a>(
+pub fn with_line_endings<'a>(
     text: &str,
     idx: &LineIndex,
     start: usize,

@@ -22,8 +22,9 @@ pub struct Spec<'a> {
     pub hunk: Option<HunkPlace<'a>>,
 }
 
-#[cfg(test)]
 impl<'a> Spec<'a> {
+    /// A plain edit: `old` becomes `new` (every occurrence with `replace_all`), no expected
+    /// count, no hunk (the property tests of loopr-tool's `edit` build theirs so).
     pub fn text(old: &'a str, new: &'a str, replace_all: bool) -> Spec<'a> {
         Spec {
             old,
@@ -150,18 +151,23 @@ impl Outcome {
 }
 
 #[derive(Debug, Clone)]
-pub(super) enum Piece {
+pub enum Piece {
     /// A range of the original decoded text.
     Orig(usize, usize),
     New(String),
 }
 
 impl Piece {
-    pub(super) fn len(&self) -> usize {
+    /// Bytes of text this piece stands for.
+    pub fn len(&self) -> usize {
         match self {
             Piece::Orig(a, b) => b - a,
             Piece::New(s) => s.len(),
         }
+    }
+    /// Whether it stands for no text.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
     fn sub(&self, from: usize, to: usize) -> Piece {
         match self {
@@ -200,7 +206,7 @@ fn copy_range(
     *cur = (i, pos);
 }
 
-pub(super) fn replace(pieces: &[Piece], total: usize, hits: &[Hit]) -> Vec<Piece> {
+pub fn replace(pieces: &[Piece], total: usize, hits: &[Hit]) -> Vec<Piece> {
     let mut out = Vec::with_capacity(pieces.len() + 2 * hits.len() + 1);
     let mut cur = (0, 0);
     let mut at = 0;
@@ -213,7 +219,7 @@ pub(super) fn replace(pieces: &[Piece], total: usize, hits: &[Hit]) -> Vec<Piece
     out
 }
 
-pub(super) fn render(pieces: &[Piece], original: &str) -> String {
+pub fn render(pieces: &[Piece], original: &str) -> String {
     let mut s = String::with_capacity(pieces.iter().map(Piece::len).sum());
     for p in pieces {
         match p {
@@ -316,7 +322,7 @@ pub fn plan(doc: &Doc, specs: &[Spec]) -> Result<Outcome, Failure> {
 }
 
 /// The outcome of `pieces` (which render to `text`): the file's new bytes and the new ranges.
-pub(super) fn finish(
+pub fn finish(
     doc: &Doc,
     pieces: &[Piece],
     text: String,

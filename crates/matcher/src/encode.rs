@@ -10,8 +10,8 @@
 //! decoder meeting one mid-sequence emits U+FFFD and then the newline), so each line decodes on
 //! its own and only the line holding a boundary is walked character by character.
 
-use crate::text::{self, Bom};
 use encoding_rs::{EncoderResult, Encoding, UTF_8};
+use loopr_text::{self as text, Bom};
 use std::borrow::Cow;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

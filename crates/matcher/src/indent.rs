@@ -76,7 +76,7 @@ impl FileIndent {
     }
 }
 
-pub(super) fn width(ws: &str, n: usize) -> usize {
+pub fn width(ws: &str, n: usize) -> usize {
     ws.chars().map(|c| if c == '\t' { n } else { 1 }).sum()
 }
 

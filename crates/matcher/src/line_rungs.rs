@@ -100,7 +100,7 @@ fn suffix_start(file_line: &str, first: &str, rung: Rung) -> Option<usize> {
 
 /// A line match: the first file line, the byte in it where the region starts (0 unless
 /// old_string's first line starts mid-line), rung 4's mapping.
-pub(super) struct LineMatch {
+pub struct LineMatch {
     first: usize,
     col: usize,
     midline: bool,
@@ -108,7 +108,7 @@ pub(super) struct LineMatch {
 }
 
 /// The line rungs' view of one search.
-pub(super) struct Lines<'a> {
+pub struct Lines<'a> {
     pub text: &'a str,
     pub idx: &'a LineIndex<'a>,
     pub old: &'a [&'a str],
@@ -298,7 +298,7 @@ impl Lines<'_> {
 /// written without indentation.
 /// Where old_string's first line began in the file.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum First<'a> {
+pub enum First<'a> {
     /// At the line's start.
     Whole,
     /// After the line's indentation (this), which old_string's first line lacks.
@@ -307,7 +307,7 @@ pub(super) enum First<'a> {
     Token,
 }
 
-pub(super) fn kept_lines(
+pub fn kept_lines(
     new: &str,
     old: &[&str],
     file: &[&str],
