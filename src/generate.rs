@@ -2,8 +2,10 @@
 //! never disagree with the binary. The committed copies under completions/ and man/ are checked
 //! against this output by the test suite.
 //!
-//!     loopr-tool generate all --out-dir .      # completions/ and man/
-//!     loopr-tool generate bash                 # one script on stdout
+//! ```sh
+//! loopr-tool generate all --out-dir .      # completions/ and man/
+//! loopr-tool generate bash                 # one script on stdout
+//! ```
 
 use clap::{Arg, ArgMatches, Command};
 use clap_complete::Shell;

@@ -18,8 +18,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "core",
         &[
-            "caps", "change", "context", "control", "envelope", "error", "fault", "fsx", "input",
-            "journal", "policy", "reads", "sandbox", "shell", "state", "tool", "walk", "web",
+            "caps", "change", "context", "envelope", "error", "fault", "fsx", "input", "journal",
+            "policy", "reads", "sandbox", "shell", "state", "tool", "walk", "web",
         ],
     ),
     ("tools", &["tools"]),
@@ -29,7 +29,7 @@ const LAYERS: &[(&str, &[&str])] = &[
 ];
 
 /// The engine crates (crates/), bound at the root under their old module names.
-const ENGINES: &[&str] = &["text"];
+const ENGINES: &[&str] = &["control", "text"];
 
 /// Modules compiled only for tests.
 const TEST_ONLY: &[&str] = &["fuzz", "layers"];

@@ -11,7 +11,6 @@ mod catalog;
 mod change;
 mod cli;
 mod context;
-mod control;
 mod dialects;
 mod dispatch;
 mod envelope;
@@ -37,6 +36,7 @@ mod walk;
 mod web;
 
 // Engines are crates of their own (crates/); their old module paths stay valid.
+use loopr_control as control;
 use loopr_text as text;
 
 /// The binary's whole life after its entry: the panic hook, then the command line.

@@ -8,19 +8,14 @@
 //! `clean` and `capture` (what the model sees), `record` (the job records), `supervisor` (the
 //! detached owner of a background job), `runtime` (what `jobs` does to processes).
 
-pub mod capture;
-pub mod clean;
-pub mod confine;
-pub mod exec;
-pub mod guard;
 pub mod isolation;
-pub mod keeper;
-pub mod proc;
 pub mod record;
 pub mod runtime;
-pub mod signals;
 pub mod stdin;
 pub mod supervisor;
+
+// The process runtime is an engine of its own (crates/proc), under its old paths.
+pub use loopr_proc::{capture, clean, confine, exec, guard, keeper, proc, signals};
 
 use crate::caps;
 use crate::context::Ctx;

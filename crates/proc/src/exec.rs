@@ -12,7 +12,7 @@ use super::confine::Confinement;
 use super::keeper::{self, Order, Refusal, timespec};
 use super::proc::{self, Exit, ProcId};
 use super::signals::{self, Trap};
-use crate::control::Control;
+use loopr_control::Control;
 use rustix::event::{PollFd, PollFlags, poll};
 use rustix::process::Signal;
 use std::collections::HashSet;

@@ -287,8 +287,8 @@ impl Cleaner {
     }
 }
 
-/// Cleans input fed in the given reads into lines joined by `\n` (the last one terminated too).
-#[cfg(test)]
+/// Cleans input fed in the given reads into lines joined by `\n` (the last one terminated too):
+/// the cleaner's whole behaviour in one call, for tests and fuzzing.
 pub fn clean_reads(reads: &[&[u8]]) -> String {
     let mut out = String::new();
     let mut sink = |t: &str, _: u64, nl: bool| {
