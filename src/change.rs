@@ -17,7 +17,7 @@
 //! Core: it knows files, records, the journal and locks, never a tool.
 
 use crate::context::Ctx;
-use crate::error::{Code, Result, ToolError};
+use crate::error::{Result, ToolError};
 use crate::fsx;
 use crate::journal::{self, Before, NewEntry};
 use crate::reads::{self, Fingerprint, Record};
@@ -77,6 +77,59 @@ impl Locked<'_> {
             .find(|(p, _)| p == real)
             .and_then(|(_, r)| r.as_ref());
         reads::check_fresh(self.ctx, shown, record, current)
+    }
+}
+
+/// A file's content as read under the change's lock: what the freshness check compares and
+/// what the journal keeps for undo.
+pub struct Current {
+    pub bytes: Vec<u8>,
+    pub meta: Metadata,
+    pub fingerprint: Fingerprint,
+}
+
+impl Current {
+    /// Links the file's inode into the undo directory, to be this change's blob (see
+    /// `journal::keep`): call it after the last check that can refuse the change.
+    pub fn keep(&self, ctx: &Ctx, real: &Path) -> Option<journal::Kept> {
+        journal::keep(ctx, real, &self.meta, self.fingerprint.hash)
+    }
+
+    /// What the journal saves of it: the bytes, the mode, and the inode `keep` linked.
+    pub fn before(&self, kept: Option<journal::Kept>) -> Before<'_> {
+        use std::os::unix::fs::MetadataExt;
+        Before::Content {
+            bytes: &self.bytes,
+            mode: self.meta.mode() & 0o7777,
+            kept,
+        }
+    }
+}
+
+impl Locked<'_> {
+    /// Reads `target` — which exists, as `meta` says, taken under this lock — through its
+    /// checked handle, and fingerprints what was read.
+    pub fn read(&self, target: &Resolved, meta: Metadata) -> Result<Current> {
+        let bytes =
+            fsx::read_resolved(target).map_err(|e| ToolError::io(&e, &target.shown, "reading"))?;
+        let fingerprint = Fingerprint::of_bytes(&bytes, &meta);
+        Ok(Current {
+            bytes,
+            meta,
+            fingerprint,
+        })
+    }
+
+    /// Under the lock: may this session change `target`, now as `current` holds it?
+    pub fn fresh(&self, target: &Resolved, current: &Current) -> Result<()> {
+        self.require_fresh(&target.real, &target.shown, &current.fingerprint)
+    }
+
+    /// `read`, then `fresh`: the two steps every change of an existing file starts with.
+    pub fn read_fresh(&self, target: &Resolved, meta: Metadata) -> Result<Current> {
+        let current = self.read(target, meta)?;
+        self.fresh(target, &current)?;
+        Ok(current)
     }
 }
 
@@ -203,11 +256,10 @@ pub fn undo_first<'a>(
 ) -> Result<(Journaled<'a>, usize)> {
     let lock = StateLock::acquire(ctx)?;
     let Some((taken, remaining)) = journal::take(&lock, entry.id)? else {
-        return Err(ToolError::new(
-            Code::StaleRead,
+        return Err(ToolError::stale_read(
+            &entry.shown,
             format!("another undo of {} ran at the same time", entry.shown),
         )
-        .with("path", entry.shown.as_str())
         .hint("Run undo again if you want to step further back."));
     };
     let saved = match reads::apply(&lock, records) {

@@ -131,6 +131,22 @@ impl ToolError {
     }
 
     /// `invalid_input` blaming one field.
+    /// `not_found` (SPEC 3): the path does not exist; carries `path`.
+    pub fn not_found(path: &str, message: impl Into<String>) -> Self {
+        Self::new(Code::NotFound, message).with("path", path)
+    }
+
+    /// `too_large` (SPEC 3): over a size limit; carries `limit` (a number).
+    pub fn too_large(limit: impl Into<Value>, message: impl Into<String>) -> Self {
+        Self::new(Code::TooLarge, message).with("limit", limit)
+    }
+
+    /// `stale_read` (SPEC 3): the file changed since this session last read or wrote it;
+    /// carries `path`.
+    pub fn stale_read(path: &str, message: impl Into<String>) -> Self {
+        Self::new(Code::StaleRead, message).with("path", path)
+    }
+
     pub fn invalid(field: &str, message: impl Into<String>) -> Self {
         ToolError::new(Code::InvalidInput, message).with("field", field)
     }

@@ -18,11 +18,10 @@ pub mod normalize;
 pub const STDIN_LIMIT: u64 = 64 * 1024 * 1024;
 
 pub fn too_large_stdin() -> ToolError {
-    ToolError::new(
-        crate::error::Code::TooLarge,
+    ToolError::too_large(
+        STDIN_LIMIT,
         format!("stdin is larger than {STDIN_LIMIT} bytes"),
     )
-    .with("limit", STDIN_LIMIT)
     .hint("Split the content: write a first part, then edit to add the rest.")
 }
 

@@ -379,11 +379,7 @@ pub fn check_fresh(
         None => Err(ToolError::new(Code::NotRead, format!("{shown} has not been read in this session")).with("path", shown).hint(
             format!("Read {shown} first (read tool), then retry; its current content may differ from what you expect."),
         )),
-        Some(r) if r.fingerprint.hash != current.hash || r.fingerprint.size != current.size => Err(ToolError::new(
-            Code::StaleRead,
-            format!("{shown} has changed since this session last read or wrote it"),
-        )
-        .with("path", shown)
+        Some(r) if r.fingerprint.hash != current.hash || r.fingerprint.size != current.size => Err(ToolError::stale_read(shown, format!("{shown} has changed since this session last read or wrote it"))
         .hint(format!("Read {shown} again to see its current content, then redo the change."))),
         Some(_) => Ok(()),
     }

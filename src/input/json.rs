@@ -49,13 +49,8 @@ impl Error {
     pub fn into_tool(self, what: &str) -> ToolError {
         match self {
             Error::Json(e) => ToolError::usage(format!("{what} is not valid JSON: {e}")),
-            Error::TooMany { limit, .. } => {
-                ToolError::new(crate::error::Code::TooLarge, format!("{what}: {self}"))
-                    .with("limit", limit)
-                    .hint(
-                        "Send the fields the tool takes; a large text belongs in one string field.",
-                    )
-            }
+            Error::TooMany { limit, .. } => ToolError::too_large(limit, format!("{what}: {self}"))
+                .hint("Send the fields the tool takes; a large text belongs in one string field."),
         }
     }
 }

@@ -245,11 +245,10 @@ fn batch_items(stdin: &[u8]) -> Result<Vec<std::result::Result<json::Parsed, Str
         text.lines().filter(|l| !l.trim().is_empty()).count()
     };
     if count > MAX_BATCH {
-        return Err(ToolError::new(
-            crate::error::Code::TooLarge,
+        return Err(ToolError::too_large(
+            MAX_BATCH,
             format!("batch: {count} calls; a batch holds at most {MAX_BATCH}"),
         )
-        .with("limit", MAX_BATCH)
         .hint("Split the calls into several batches."));
     }
     if trimmed.starts_with('[') {

@@ -8,7 +8,7 @@
 use crate::change;
 use crate::context::Ctx;
 use crate::envelope::Success;
-use crate::error::{Code, Result, ToolError};
+use crate::error::{Result, ToolError};
 use crate::fsx;
 use crate::journal::{self, Before, NewEntry, Op};
 use crate::reads::{self, Fingerprint};
@@ -82,14 +82,10 @@ Prefer this over `run` with `rm`: it stays inside the sandbox and can be undone.
             .hint("Pass recursive: true to delete the directory and everything in it (undo can restore it)."));
         }
         if m.bytes > TRASH_LIMIT && !permanent {
-            return Err(ToolError::new(
-                Code::TooLarge,
-                format!(
+            return Err(ToolError::too_large(TRASH_LIMIT, format!(
                     "{shown} holds {} bytes, more than the trash keeps ({TRASH_LIMIT} bytes); nothing was deleted",
                     m.bytes
-                ),
-            )
-            .with("limit", TRASH_LIMIT)
+                ))
             .with("path", shown)
             .hint("Pass permanent: true to delete it for good (this cannot be undone)."));
         }

@@ -6,14 +6,13 @@ use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Result, ToolError};
 use crate::fsx;
-use crate::journal::{self, Before, NewEntry, Op};
+use crate::journal::{Before, NewEntry, Op};
 use crate::reads::{self, Fingerprint};
 use crate::sandbox;
 use crate::tool::{Hints, Tool};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
-use std::os::unix::fs::MetadataExt;
 
 pub struct Move;
 
@@ -71,7 +70,7 @@ Read records follow the file, so a moved file can be edited at its new path with
             Err(e) => return Err(ToolError::io(&e, ts, "moving to")),
         };
         // What an overwritten target held, kept for undo.
-        let mut old: Option<Vec<u8>> = None;
+        let mut old: Option<change::Current> = None;
         if let Some(dst) = &existing {
             if dst.is_dir() {
                 return Err(ToolError::is_directory(ts)
@@ -91,33 +90,21 @@ Read records follow the file, so a moved file can be edited at its new path with
                 ));
             }
             if dst.is_file() {
-                let bytes =
-                    std::fs::read(&to.real).map_err(|e| ToolError::io(&e, ts, "reading"))?;
-                locked.require_fresh(&to.real, ts, &Fingerprint::of_bytes(&bytes, dst))?;
-                old = Some(bytes);
+                old = Some(locked.read_fresh(&to, dst.clone())?);
             }
         }
 
         // The overwritten file's blob is linked before the rename, while it still has a name.
-        let kept = match (&existing, &old) {
-            (Some(dst), Some(bytes)) => {
-                journal::keep(ctx, &to.real, dst, xxhash_rust::xxh3::xxh3_64(bytes))
-            }
-            _ => None,
-        };
+        let kept = old.as_ref().and_then(|c| c.keep(ctx, &to.real));
         // A rename keeps the content: what undo will check is what `from` holds now.
         let after = if meta.is_file() {
             Fingerprint::of_file(&from.real).map_err(|e| ToolError::io(&e, fs, "reading"))?
         } else {
             Fingerprint::default()
         };
-        let before = match (&existing, &old) {
-            (Some(dst), Some(bytes)) => Before::Content {
-                bytes,
-                mode: dst.mode() & 0o7777,
-                kept,
-            },
-            _ => Before::Absent,
+        let before = match &old {
+            Some(current) => current.before(kept),
+            None => Before::Absent,
         };
         // The parent directories the move will create, so undo removes them again.
         let created = to

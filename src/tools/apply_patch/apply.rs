@@ -8,7 +8,6 @@ use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Code, Result, ToolError};
 use crate::fsx;
-use crate::reads::Fingerprint;
 use crate::sandbox::{self, Resolved};
 use crate::text;
 use crate::tools::edit::apply::{self as ladder, HunkPlace, Spec};
@@ -261,25 +260,19 @@ fn plan_delete(locked: &Locked, target: Resolved, line: usize) -> Result<Planned
     }
     let m = fsx::measure(&target.real).map_err(|e| ToolError::io(&e, &shown, "reading"))?;
     if m.bytes > delete::TRASH_LIMIT {
-        return Err(ToolError::new(
-            Code::TooLarge,
-            format!("{shown} holds {} bytes, more than the trash keeps ({} bytes); nothing was changed", m.bytes, delete::TRASH_LIMIT),
-        )
-        .with("limit", delete::TRASH_LIMIT)
+        return Err(ToolError::too_large(delete::TRASH_LIMIT, format!("{shown} holds {} bytes, more than the trash keeps ({} bytes); nothing was changed", m.bytes, delete::TRASH_LIMIT))
         .with("path", shown.as_str())
         .hint("Delete it with delete and permanent: true (it cannot be undone), then apply the rest of the patch."));
     }
     let mut p = blank(Action::Delete, target);
     if meta.is_file() {
-        let bytes =
-            fsx::read_resolved(&p.target).map_err(|e| ToolError::io(&e, &shown, "reading"))?;
-        let current = Fingerprint::of_bytes(&bytes, &meta);
+        let current = locked.read(&p.target, meta)?;
         p.known = locked.has_record(&p.target.real);
         if p.known {
-            locked.require_fresh(&p.target.real, &shown, &current)?;
+            locked.fresh(&p.target, &current)?;
         }
-        p.old_text = Doc::decode(&bytes).text.into_owned();
-        p.before = Some((bytes, meta));
+        p.old_text = Doc::decode(&current.bytes).text.into_owned();
+        p.before = Some((current.bytes, current.meta));
     }
     Ok(p)
 }
@@ -341,25 +334,24 @@ fn plan_update(
         write::check_writable(&src.real, &shown)?
     };
     let Some(meta) = meta else {
-        return Err(ToolError::new(Code::NotFound, format!("{shown} does not exist (line {line} of the patch)"))
-            .with("path", shown.as_str())
+        return Err(ToolError::not_found(&shown, format!("{shown} does not exist (line {line} of the patch)"))
             .with("line", line)
             .hint(format!("To create it, use `*** Add File: {shown}` with every line prefixed by '+'; check the path with glob.")));
     };
     if meta.len() > edit::MAX_BYTES {
-        return Err(ToolError::new(
-            Code::TooLarge,
+        return Err(ToolError::too_large(
+            edit::MAX_BYTES,
             format!(
                 "{shown} is {} bytes; apply_patch updates files up to {} bytes (64 MiB)",
                 meta.len(),
                 edit::MAX_BYTES
             ),
         )
-        .with("limit", edit::MAX_BYTES)
         .with("path", shown.as_str()));
     }
-    let bytes = fsx::read_resolved(src).map_err(|e| ToolError::io(&e, &shown, "reading"))?;
-    if text::looks_binary(&bytes) {
+    let current = locked.read(src, meta)?;
+    let bytes = &current.bytes;
+    if text::looks_binary(bytes) {
         return Err(ToolError::new(
             Code::BinaryFile,
             format!("{shown} is a binary file ({} bytes), not text", bytes.len()),
@@ -367,10 +359,9 @@ fn plan_update(
         .with("path", shown.as_str())
         .hint("apply_patch changes text files only; to replace a binary file, use write or run."));
     }
-    let current = Fingerprint::of_bytes(&bytes, &meta);
     let known = locked.has_record(&src.real);
     if known {
-        locked.require_fresh(&src.real, &shown, &current)?;
+        locked.fresh(src, &current)?;
     } else if ctx.read_check
         && let Some(i) = w.hunks.iter().position(|(h, _)| h.old.is_empty())
     {
@@ -385,7 +376,7 @@ fn plan_update(
     }
     let mut p = blank(if moving { Action::Move } else { Action::Update }, target);
     p.known = known;
-    let doc = Doc::decode(&bytes);
+    let doc = Doc::decode(bytes);
     if !w.hunks.is_empty() {
         let texts: Vec<HunkText> = w.hunks.iter().map(|(h, _)| hunk_text(h)).collect();
         let specs: Vec<Spec> = w
@@ -426,7 +417,7 @@ fn plan_update(
         p.replaced = replaced(locked, &p.target, from, line)?;
     }
     p.from = from;
-    p.before = Some((bytes, meta));
+    p.before = Some((current.bytes, current.meta));
     Ok(p)
 }
 
@@ -457,7 +448,6 @@ fn replaced(
         .with("path", ts)
         .hint(format!("Read {ts} first if it should be replaced, or choose another `*** Move to:` path.")));
     }
-    let bytes = fsx::read_resolved(to).map_err(|e| ToolError::io(&e, ts, "reading"))?;
-    locked.require_fresh(&to.real, ts, &Fingerprint::of_bytes(&bytes, &meta))?;
-    Ok(Some((bytes, meta)))
+    let current = locked.read_fresh(to, meta)?;
+    Ok(Some((current.bytes, current.meta)))
 }

@@ -140,11 +140,7 @@ pub fn hunk_failure(
         .with("path", shown)
         .with("hunk", index)
         .hint(format!("Use only characters that {} can represent. {NOTHING}", doc.name)),
-        Failure::TooLarge { index, size } => ToolError::new(
-            Code::TooLarge,
-            format!("{}: the patch would make {shown} {size} bytes; at most {MAX_RESULT} bytes (64 MiB) are written", which(index, hunks, shown)),
-        )
-        .with("limit", MAX_RESULT)
+        Failure::TooLarge { index, size } => ToolError::too_large(MAX_RESULT, format!("{}: the patch would make {shown} {size} bytes; at most {MAX_RESULT} bytes (64 MiB) are written", which(index, hunks, shown)))
         .with("path", shown)
         .with("hunk", index),
         // line edits' failures: a patch makes none

@@ -14,15 +14,12 @@ use crate::change;
 use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Code, Result, ToolError};
-use crate::journal::{self, Before};
-use crate::reads::Fingerprint;
 use crate::sandbox;
 use crate::text;
 use crate::tool::Tool;
 use crate::tools::write;
 use schemars::JsonSchema;
 use serde::Deserialize;
-use std::os::unix::fs::MetadataExt;
 
 pub struct Edit;
 
@@ -127,13 +124,12 @@ The file keeps its encoding, line endings (CRLF stays CRLF), BOM and every byte 
         write::refuse_notebook(shown)?;
         existing(real, shown)?;
         let locked = change::lock(ctx, &[real])?;
-        let meta = existing(real, shown)?;
-        let bytes =
-            crate::fsx::read_resolved(&target).map_err(|e| ToolError::io(&e, shown, "reading"))?;
+        let current = locked.read(&target, existing(real, shown)?)?;
+        let bytes = &current.bytes;
         if bytes.len() as u64 > MAX_BYTES {
             return Err(too_large(shown, bytes.len() as u64));
         }
-        if text::looks_binary(&bytes) {
+        if text::looks_binary(bytes) {
             return Err(ToolError::new(
                 Code::BinaryFile,
                 format!("{shown} is a binary file ({} bytes), not text", bytes.len()),
@@ -141,10 +137,9 @@ The file keeps its encoding, line endings (CRLF stays CRLF), BOM and every byte 
             .with("path", shown)
             .hint("edit changes text files only; to replace a binary file, use write or run."));
         }
-        let current = Fingerprint::of_bytes(&bytes, &meta);
-        locked.require_fresh(real, shown, &current)?;
+        locked.fresh(&target, &current)?;
 
-        let doc = encode::Doc::decode(&bytes);
+        let doc = encode::Doc::decode(bytes);
         let outcome = match &plan {
             form::Plan::Text(specs) => apply::plan(&doc, specs),
             form::Plan::Lines(specs) => by_lines::plan(&doc, specs),
@@ -166,13 +161,15 @@ The file keeps its encoding, line endings (CRLF stays CRLF), BOM and every byte 
         if !dry_run {
             // Linked before the rename, while the old inode still has its name; a failed
             // write drops the link again.
-            let kept = journal::keep(ctx, real, &meta, current.hash);
-            let before = Before::Content {
-                bytes: &bytes,
-                mode: meta.mode() & 0o7777,
-                kept,
-            };
-            change::replace(ctx, "edit", &target, outcome.bytes(), Some(&meta), before)?;
+            let before = current.before(current.keep(ctx, real));
+            change::replace(
+                ctx,
+                "edit",
+                &target,
+                outcome.bytes(),
+                Some(&current.meta),
+                before,
+            )?;
         }
         drop(locked);
         Ok(report::success(
@@ -184,8 +181,7 @@ The file keeps its encoding, line endings (CRLF stays CRLF), BOM and every byte 
 /// The target's metadata: it must exist, be a regular file, and not exceed the size limit.
 fn existing(real: &std::path::Path, shown: &str) -> Result<std::fs::Metadata> {
     let meta = write::check_writable(real, shown)?.ok_or_else(|| {
-        ToolError::new(Code::NotFound, format!("{shown} does not exist"))
-            .with("path", shown)
+        ToolError::not_found(shown, format!("{shown} does not exist"))
             .hint("Check the path with glob or tree; to create a new file, use write.")
     })?;
     if meta.len() > MAX_BYTES {
@@ -195,11 +191,10 @@ fn existing(real: &std::path::Path, shown: &str) -> Result<std::fs::Metadata> {
 }
 
 fn too_large(shown: &str, size: u64) -> ToolError {
-    ToolError::new(
-        Code::TooLarge,
+    ToolError::too_large(
+        MAX_BYTES,
         format!("{shown} is {size} bytes; edit handles files up to {MAX_BYTES} bytes (64 MiB)"),
     )
-    .with("limit", MAX_BYTES)
     .with("path", shown)
     .hint("Edit it with run (sed, a script), or rewrite it whole with write.")
 }

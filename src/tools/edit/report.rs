@@ -481,15 +481,11 @@ pub fn failure(f: Failure, shown: &str, olds: &[&str], edits_form: bool, doc: &D
             with_index(err, index, edits_form)
         }
         Failure::TooLarge { index, size } => with_index(
-            ToolError::new(
-                Code::TooLarge,
-                format!(
+            ToolError::too_large(super::apply::MAX_RESULT, format!(
                     "{}the edit would make {shown} {size} bytes; edit leaves files of at most {} bytes (64 MiB), so nothing was written",
                     pre(index),
                     super::apply::MAX_RESULT
-                ),
-            )
-            .with("limit", super::apply::MAX_RESULT)
+                ))
             .with("path", shown)
             .hint("Check replace_all and new_string: the change multiplies the file's size."),
             index,

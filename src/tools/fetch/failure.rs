@@ -31,11 +31,7 @@ pub fn to_error(f: Failure, start: &Url, timeout_ms: u64) -> ToolError {
             format!("{url} answered {status} with an invalid Location {location:?}: {why}"),
         )
         .with("status", status),
-        Failure::TooLarge { url, limit } => ToolError::new(
-            Code::TooLarge,
-            format!("the body of {url} is larger than {limit} bytes (10 MiB) after decoding"),
-        )
-        .with("limit", limit)
+        Failure::TooLarge { url, limit } => ToolError::too_large(limit, format!("the body of {url} is larger than {limit} bytes (10 MiB) after decoding"))
         .hint("fetch is for pages and documents; download big files with run (curl -o) instead."),
         Failure::Cancelled => ToolError::cancelled("the download"),
     }

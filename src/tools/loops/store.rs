@@ -207,11 +207,10 @@ fn stage(dir: &Path, value: &impl Serialize) -> Result<tempfile::TempPath> {
 pub fn check_size(value: &impl Serialize, field: &str) -> Result<()> {
     let n = serde_json::to_vec(value).map(|v| v.len()).unwrap_or(0);
     if n > MAX_MESSAGE {
-        return Err(ToolError::new(
-            Code::TooLarge,
+        return Err(ToolError::too_large(
+            MAX_MESSAGE,
             format!("{field} is {n} bytes as JSON; a message holds at most {MAX_MESSAGE} bytes"),
         )
-        .with("limit", MAX_MESSAGE)
         .with("field", field)
         .hint("Share a file's path instead of its content, or split the data."));
     }
@@ -233,13 +232,12 @@ pub fn deliver(ctx: &Ctx, targets: &[(&str, Stored)]) -> Result<Vec<u64>> {
         debug_assert_eq!(lock.dir(target).join(INBOX), *dir);
         let s = scan(ctx, dir)?;
         if s.unread() >= CAP {
-            return Err(ToolError::new(
-                Code::TooLarge,
+            return Err(ToolError::too_large(
+                CAP,
                 format!(
                     "the inbox of session {target} holds {CAP} unread messages; nothing was sent"
                 ),
             )
-            .with("limit", CAP)
             .with("field", format!("to[{i}]"))
             .with("target", *target)
             .hint(format!(

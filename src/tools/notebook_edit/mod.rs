@@ -8,15 +8,12 @@ mod spans;
 use crate::change;
 use crate::context::Ctx;
 use crate::envelope::Success;
-use crate::error::{Code, Result, ToolError};
-use crate::journal::{self, Before};
-use crate::reads::Fingerprint;
+use crate::error::{Result, ToolError};
 use crate::sandbox;
 use crate::tool::{Hints, Tool};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
-use std::os::unix::fs::MetadataExt;
 
 pub struct NotebookEdit;
 
@@ -105,27 +102,18 @@ Only the edited cell's text changes in the file: everything else stays byte for 
         let shown = target.shown.as_str();
         let real = target.real.as_path();
         let locked = change::lock(ctx, &[real])?;
-        let meta = crate::tools::write::check_writable(real, shown)?.ok_or_else(|| {
-            ToolError::new(Code::NotFound, format!("{shown} does not exist")).with("path", shown)
-        })?;
-        let bytes =
-            crate::fsx::read_resolved(&target).map_err(|e| ToolError::io(&e, shown, "reading"))?;
-        let current = Fingerprint::of_bytes(&bytes, &meta);
-        locked.require_fresh(real, shown, &current)?;
-        let nb = Notebook::parse(&bytes, shown)?;
+        let meta = crate::tools::write::check_writable(real, shown)?
+            .ok_or_else(|| ToolError::not_found(shown, format!("{shown} does not exist")))?;
+        let current = locked.read_fresh(&target, meta)?;
+        let nb = Notebook::parse(&current.bytes, shown)?;
         let (new_bytes, report) = nb.apply(&input, mode, shown)?;
-        let kept = journal::keep(ctx, real, &meta, current.hash);
-        let before = Before::Content {
-            bytes: &bytes,
-            mode: meta.mode() & 0o7777,
-            kept,
-        };
+        let before = current.before(current.keep(ctx, real));
         change::replace(
             ctx,
             "notebook_edit",
             &target,
             &new_bytes,
-            Some(&meta),
+            Some(&current.meta),
             before,
         )?;
         drop(locked);

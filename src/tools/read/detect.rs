@@ -149,14 +149,13 @@ pub fn format(head: &[u8], names: &[&Path]) -> Format {
 pub fn read_all(o: &mut Opened, limit: u64, what: &str) -> Result<Vec<u8>> {
     let size = o.meta.len();
     if size > limit {
-        return Err(ToolError::new(
-            Code::TooLarge,
+        return Err(ToolError::too_large(
+            limit,
             format!(
                 "{} is {size} bytes, over the {limit}-byte limit for {what}",
                 o.shown
             ),
         )
-        .with("limit", limit)
         .hint("Split it with a tool run through `run`, or read a smaller file."));
     }
     let mut bytes = Vec::with_capacity(size as usize);
@@ -165,11 +164,10 @@ pub fn read_all(o: &mut Opened, limit: u64, what: &str) -> Result<Vec<u8>> {
         .read_to_end(&mut bytes)
         .map_err(|e| ToolError::io(&e, &o.shown, "reading"))?;
     if bytes.len() as u64 > limit {
-        return Err(ToolError::new(
-            Code::TooLarge,
+        return Err(ToolError::too_large(
+            limit,
             format!("{} grew past the {limit}-byte limit for {what}", o.shown),
-        )
-        .with("limit", limit));
+        ));
     }
     Ok(bytes)
 }

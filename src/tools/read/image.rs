@@ -114,11 +114,10 @@ fn reader(bytes: &[u8], kind: ImageKind) -> ImageReader<Cursor<&[u8]>> {
 /// not text either: `binary_file`, saying what it claimed to be.
 fn corrupt(shown: &str, kind: ImageKind, e: &image::ImageError) -> ToolError {
     if let image::ImageError::Limits(_) = e {
-        return ToolError::new(
-            Code::TooLarge,
+        return ToolError::too_large(
+            MAX_DECODE,
             format!("{shown} is too large an image to decode ({e})"),
         )
-        .with("limit", MAX_DECODE)
         .hint(
             "Scale it down first (e.g. with ImageMagick through run), then read the smaller copy.",
         );

@@ -55,11 +55,7 @@ pub fn to_error(f: Failure, chosen: &Chosen, timeout_ms: u64) -> ToolError {
         )
         .with("status", status)
         .hint("Give the provider's final address in LOOPR_SEARCH_ENDPOINT (or SEARXNG_URL)."),
-        Failure::TooLarge { url, limit } => ToolError::new(
-            Code::TooLarge,
-            format!("{who} at {url} sent more than {limit} bytes: not a search answer"),
-        )
-        .with("limit", limit)
+        Failure::TooLarge { url, limit } => ToolError::too_large(limit, format!("{who} at {url} sent more than {limit} bytes: not a search answer"))
         .hint("Check the provider's address (LOOPR_SEARCH_ENDPOINT, SEARXNG_URL)."),
         Failure::Cancelled => ToolError::cancelled("the search"),
     };

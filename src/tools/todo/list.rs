@@ -118,11 +118,7 @@ pub(super) fn apply(
         _ => 0,
     };
     if after > MAX_ITEMS {
-        return Err(ToolError::new(
-            crate::error::Code::TooLarge,
-            format!("the todo list would hold {after} items; it holds at most {MAX_ITEMS}"),
-        )
-        .with("limit", MAX_ITEMS)
+        return Err(ToolError::too_large(MAX_ITEMS, format!("the todo list would hold {after} items; it holds at most {MAX_ITEMS}"))
         .hint("Complete or remove items (or clear the list) first; a plan that long belongs in a file."));
     }
     match change {

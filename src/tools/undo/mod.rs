@@ -90,8 +90,7 @@ Repeat to step further back (the last 50 changes are kept). Refuses with stale_r
             current.is_some_and(|c| c.hash == entry.after.hash && c.size == entry.after.size);
         let cut_short = !as_left && meta.is_some() && cut_short(ctx, &entry, &target)?;
         if !as_left && !cut_short {
-            return Err(ToolError::new(Code::StaleRead, format!("{shown} has changed since the {} this would undo", entry.tool))
-                .with("path", shown.as_str())
+            return Err(ToolError::stale_read(&shown, format!("{shown} has changed since the {} this would undo", entry.tool))
                 .hint(format!("Read {shown} to see its current content; change it back by hand if you still need to.")));
         }
 

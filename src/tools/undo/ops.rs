@@ -38,11 +38,10 @@ pub fn undo(ctx: &Ctx, entry: &Entry, op: &Op, real: &Path, shown: &str) -> Resu
 }
 
 fn changed(shown: &str, what: &str) -> ToolError {
-    ToolError::new(
-        Code::StaleRead,
+    ToolError::stale_read(
+        shown,
         format!("{shown} has changed since the {what} this would undo"),
     )
-    .with("path", shown)
     .hint(format!(
         "Look at {shown} (stat, read); put it back by hand if you still need to."
     ))
@@ -113,11 +112,10 @@ fn undo_move(
         }
     }
     if exists(from) {
-        return Err(ToolError::new(
-            Code::StaleRead,
+        return Err(ToolError::stale_read(
+            from_shown,
             format!("{from_shown} exists again, so the move to {to_shown} cannot be taken back"),
         )
-        .with("path", from_shown)
         .hint(format!(
             "Move or delete {from_shown} first if you still want this undone."
         )));
@@ -222,11 +220,10 @@ fn undo_delete(
     };
     let _locked = change::lock(ctx, &[real])?;
     if exists(real) {
-        return Err(ToolError::new(
-            Code::StaleRead,
+        return Err(ToolError::stale_read(
+            shown,
             format!("{shown} exists again, so its delete cannot be taken back"),
         )
-        .with("path", shown)
         .hint(format!(
             "Move or delete the new {shown} first if you still want the old one back."
         )));
@@ -275,11 +272,10 @@ fn undo_mkdir(ctx: &Ctx, entry: &Entry, created: &[String], shown: &str) -> Resu
         };
         if list.flatten().any(|e| Some(e.path().as_path()) != inner) {
             let d_shown = ctx.show(Path::new(d), Some(Path::new(d)));
-            return Err(ToolError::new(
-                Code::StaleRead,
+            return Err(ToolError::stale_read(
+                &d_shown,
                 format!("{d_shown} is no longer empty, so the mkdir cannot be taken back"),
             )
-            .with("path", d_shown.as_str())
             .hint("Delete what is inside it first if you still want it gone."));
         }
     }
