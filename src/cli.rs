@@ -353,7 +353,7 @@ pub fn load_policy(args: &[String]) -> Result<Arc<catalog::Policy>> {
     let root = sniff_value(args, "--root")
         .or_else(|| env_value("LOOPR_ROOT"))
         .unwrap_or_else(|| ".".to_string());
-    catalog::Policy::load(&options, std::path::Path::new(&root)).map(Arc::new)
+    catalog::load(&options, std::path::Path::new(&root)).map(Arc::new)
 }
 
 fn globals(m: &ArgMatches, policy: Arc<catalog::Policy>) -> Result<Globals> {

@@ -2,6 +2,7 @@
 //! (the CLI, `call`, `batch`, `mcp`), so none of them has special cases per tool. The catalog's
 //! policy (SPEC 19) is applied here, once: which names exist, their limits and their hooks.
 
+use crate::catalog::Admission;
 use crate::catalog::{COMMAND_TOOL, Exposure, Policy, READ_ONLY_CALLS, hooks, limits};
 use crate::context::{CallPolicy, Ctx, Globals};
 use crate::control::Control;

@@ -6,37 +6,24 @@
 // on the way out: boxing it would buy nothing measurable.
 #![allow(clippy::result_large_err)]
 
-mod caps;
 mod catalog;
-mod change;
 mod cli;
-mod context;
 mod dialects;
 mod dispatch;
-mod envelope;
-mod error;
-mod fault;
-mod fsx;
 #[cfg(test)]
 mod fuzz;
 mod generate;
-mod input;
 mod integration;
-mod journal;
 #[cfg(test)]
 mod layers;
-mod policy;
-mod reads;
-mod sandbox;
-mod shell;
-mod state;
-mod tool;
 mod tools;
-mod walk;
-mod web;
 
-// Engines are crates of their own (crates/); their old module paths stay valid.
+// The core and the engines are crates of their own (crates/); their old module paths stay valid.
 use loopr_control as control;
+use loopr_core::{
+    caps, change, context, envelope, error, fault, fsx, input, journal, policy, reads, sandbox,
+    shell, state, tool, walk, web,
+};
 use loopr_text as text;
 
 /// The binary's whole life after its entry: the panic hook, then the command line.

@@ -379,7 +379,7 @@ fn check_tool(r: &mut Reader, e: &ToolEntry, key: &Range<usize>, timeout_at: Opt
         ),
         _ => {}
     }
-    let run_like = e.is_command() || runs == Some("run");
+    let run_like = super::is_command(e) || runs == Some("run");
     if e.lane == Some(Lane::NoNet) && matches!(runs, Some("fetch" | "search")) {
         r.problem(
             key,

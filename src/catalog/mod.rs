@@ -44,12 +44,10 @@ const READ_ONLY_TOOLS: &[&str] = &[
 /// list/output`, `inbox list`).
 pub const READ_ONLY_CALLS: &[&str] = &["session", "jobs", "inbox"];
 
-impl ToolEntry {
-    /// A command tool: a fixed command under a name of its own.
-    pub fn is_command(&self) -> bool {
-        self.command.is_some()
-            || (target_tool(&self.name).is_none() && PROJECT_COMMANDS.contains(&self.name.as_str()))
-    }
+/// A command tool: a fixed command under a name of its own.
+pub fn is_command(e: &ToolEntry) -> bool {
+    e.command.is_some()
+        || (target_tool(&e.name).is_none() && PROJECT_COMMANDS.contains(&e.name.as_str()))
 }
 
 /// The registry tool a name runs: ours, or the tool an alias stands for.
@@ -110,125 +108,143 @@ pub fn read_file(file: &Path) -> Result<(Catalog, Vec<Problem>)> {
     Ok(grammar::read(&text))
 }
 
-impl Policy {
-    /// Finds, reads and applies the catalog. `root` is the sandbox root as given: a catalog
-    /// found (not named) inside it is ignored, so a model cannot widen its own permissions by
-    /// writing a file (19.1).
-    pub fn load(o: &Options, root: &Path) -> Result<Policy> {
-        let (file, named) = match &o.config {
-            Some(f) => (Some(f.clone()), true),
-            None => (default_path().filter(|p| p.is_file()), false),
-        };
-        let mut ignored = None;
-        let file = file.filter(|f| {
-            if named || !inside(f, root) {
-                return true;
-            }
-            ignored = Some(f.clone());
-            false
-        });
-        let Some(file) = file else {
-            let mut p = Policy::defaults(o)?;
-            p.ignored = ignored;
-            return Ok(p);
-        };
-        let (catalog, problems) = read_file(&file)?;
-        if !problems.is_empty() {
-            return Err(problems_error(&file, &problems));
+/// Finds, reads and applies the catalog. `root` is the sandbox root as given: a catalog
+/// found (not named) inside it is ignored, so a model cannot widen its own permissions by
+/// writing a file (19.1).
+pub fn load(o: &Options, root: &Path) -> Result<Policy> {
+    let (file, named) = match &o.config {
+        Some(f) => (Some(f.clone()), true),
+        None => (default_path().filter(|p| p.is_file()), false),
+    };
+    let mut ignored = None;
+    let file = file.filter(|f| {
+        if named || !inside(f, root) {
+            return true;
         }
-        Policy::apply(catalog, Some(file), o)
+        ignored = Some(f.clone());
+        false
+    });
+    let Some(file) = file else {
+        let mut p = defaults(o)?;
+        p.ignored = ignored;
+        return Ok(p);
+    };
+    let (catalog, problems) = read_file(&file)?;
+    if !problems.is_empty() {
+        return Err(problems_error(&file, &problems));
     }
+    apply(catalog, Some(file), o)
+}
 
-    /// No catalog: every tool under its own name, with the built-in limits (19.2).
-    fn defaults(o: &Options) -> Result<Policy> {
-        if let Some(p) = &o.profile {
-            return Err(ToolError::usage(format!(
-                "profile `{p}` was asked for, but no catalog is in use"
-            ))
-            .hint("Name the catalog that defines it with --config FILE (LOOPR_CONFIG), or drop --profile."));
-        }
-        Policy::apply(Catalog::default(), None, o)
+/// No catalog: every tool under its own name, with the built-in limits (19.2).
+fn defaults(o: &Options) -> Result<Policy> {
+    if let Some(p) = &o.profile {
+        return Err(ToolError::usage(format!(
+            "profile `{p}` was asked for, but no catalog is in use"
+        ))
+        .hint("Name the catalog that defines it with --config FILE (LOOPR_CONFIG), or drop --profile."));
     }
+    apply(Catalog::default(), None, o)
+}
 
-    pub fn apply(catalog: Catalog, source: Option<PathBuf>, o: &Options) -> Result<Policy> {
-        let profile = match &o.profile {
-            None => None,
-            Some(name) => Some(
-                catalog
-                    .profiles
-                    .iter()
-                    .find(|p| &p.name == name)
-                    .cloned()
-                    .ok_or_else(|| {
-                        let names: Vec<&str> =
-                            catalog.profiles.iter().map(|p| p.name.as_str()).collect();
-                        ToolError::usage(format!(
-                            "no profile `{name}` in the catalog {}; its profiles: {}",
-                            source.as_deref().unwrap_or(Path::new("?")).display(),
-                            if names.is_empty() {
-                                "none".to_string()
-                            } else {
-                                names.join(", ")
-                            }
-                        ))
-                    })?,
-            ),
-        };
-        let read_only = o.read_only || profile.as_ref().is_some_and(|p| p.mode == Mode::ReadOnly);
-        let listed = profile.as_ref().and_then(|p| p.tools.clone());
-        let names: Vec<String> = match listed {
-            Some(l) => l,
-            None if !catalog.tools.is_empty() => {
-                catalog.tools.iter().map(|t| t.name.clone()).collect()
-            }
-            None => tools::TOOLS.iter().map(|t| t.name().to_string()).collect(),
-        };
-        let mut exposed: Vec<Exposure> = vec![];
-        for name in names {
-            if exposed.iter().any(|e| e.name == name) {
-                continue;
-            }
-            let entry = catalog.tools.iter().find(|t| t.name == name).cloned();
-            if entry.as_ref().is_some_and(|e| !e.enabled) {
-                continue;
-            }
-            let tool = match &entry {
-                Some(e) if e.is_command() => COMMAND_TOOL,
-                _ => match target_tool(&name) {
-                    Some(t) => t,
-                    None => continue,
-                },
-            };
-            if read_only && !(READ_ONLY_TOOLS.contains(&tool) || READ_ONLY_CALLS.contains(&tool)) {
-                continue;
-            }
-            exposed.push(Exposure { name, tool, entry });
+pub fn apply(catalog: Catalog, source: Option<PathBuf>, o: &Options) -> Result<Policy> {
+    let profile = match &o.profile {
+        None => None,
+        Some(name) => Some(
+            catalog
+                .profiles
+                .iter()
+                .find(|p| &p.name == name)
+                .cloned()
+                .ok_or_else(|| {
+                    let names: Vec<&str> =
+                        catalog.profiles.iter().map(|p| p.name.as_str()).collect();
+                    ToolError::usage(format!(
+                        "no profile `{name}` in the catalog {}; its profiles: {}",
+                        source.as_deref().unwrap_or(Path::new("?")).display(),
+                        if names.is_empty() {
+                            "none".to_string()
+                        } else {
+                            names.join(", ")
+                        }
+                    ))
+                })?,
+        ),
+    };
+    let read_only = o.read_only || profile.as_ref().is_some_and(|p| p.mode == Mode::ReadOnly);
+    let listed = profile.as_ref().and_then(|p| p.tools.clone());
+    let names: Vec<String> = match listed {
+        Some(l) => l,
+        None if !catalog.tools.is_empty() => catalog.tools.iter().map(|t| t.name.clone()).collect(),
+        None => tools::TOOLS.iter().map(|t| t.name().to_string()).collect(),
+    };
+    let mut exposed: Vec<Exposure> = vec![];
+    for name in names {
+        if exposed.iter().any(|e| e.name == name) {
+            continue;
         }
-        Ok(Policy {
-            source,
-            ignored: None,
-            profile: profile.map(|p| p.name),
-            mode: if read_only {
-                Mode::ReadOnly
-            } else {
-                Mode::Default
+        let entry = catalog.tools.iter().find(|t| t.name == name).cloned();
+        if entry.as_ref().is_some_and(|e| !e.enabled) {
+            continue;
+        }
+        let tool = match &entry {
+            Some(e) if is_command(e) => COMMAND_TOOL,
+            _ => match target_tool(&name) {
+                Some(t) => t,
+                None => continue,
             },
-            catalog,
-            exposed,
-        })
+        };
+        if read_only && !(READ_ONLY_TOOLS.contains(&tool) || READ_ONLY_CALLS.contains(&tool)) {
+            continue;
+        }
+        exposed.push(Exposure { name, tool, entry });
     }
+    Ok(Policy {
+        source,
+        ignored: None,
+        profile: profile.map(|p| p.name),
+        mode: if read_only {
+            Mode::ReadOnly
+        } else {
+            Mode::Default
+        },
+        catalog,
+        exposed,
+    })
+}
 
+/// What the catalog answers for a called name (SPEC 19.2): admitted, or refused with the
+/// reason. A trait because `Policy` is core data and admission needs the registry of tools.
+pub trait Admission {
     /// The exposure a called name runs under, or why it is refused: `unknown_tool` for a name
     /// that exists nowhere, `tool_disabled` for one that exists but is not offered (19.2).
     /// Path rules, hooks and `tool_disabled` follow the tool that runs, whatever name was
     /// called (24.7): an alias of an exposed tool runs under that tool's entry.
-    pub fn admit(&self, name: &str) -> Result<Exposure> {
+    fn admit(&self, name: &str) -> Result<Exposure>;
+
+    /// `unknown_tool` for `name`, listing the names offered.
+    fn unknown(&self, name: &str) -> ToolError;
+
+    /// `tool_disabled` for `name` (running `tool`); `off` when its own key switched it off.
+    fn disabled(&self, name: &str, tool: &str, off: bool) -> ToolError;
+
+    /// A call of a tool offered in read-only mode only for its calls that look (session show,
+    /// jobs list/output, inbox list) that would change something.
+    fn read_only_refusal(&self, name: &str) -> ToolError;
+}
+
+impl Admission for Policy {
+    /// The exposure a called name runs under, or why it is refused: `unknown_tool` for a name
+    /// that exists nowhere, `tool_disabled` for one that exists but is not offered (19.2).
+    /// Path rules, hooks and `tool_disabled` follow the tool that runs, whatever name was
+    /// called (24.7): an alias of an exposed tool runs under that tool's entry.
+    fn admit(&self, name: &str) -> Result<Exposure> {
         if let Some(e) = self.exposed.iter().find(|e| e.name == name) {
             return Ok(e.clone());
         }
         let key = self.catalog.tools.iter().find(|t| t.name == name);
         let tool = match key {
-            Some(k) if k.is_command() => Some(COMMAND_TOOL),
+            Some(k) if is_command(k) => Some(COMMAND_TOOL),
             _ => target_tool(name),
         };
         let Some(tool) = tool else {
@@ -248,39 +264,15 @@ impl Policy {
         Err(self.disabled(name, tool, explicitly_off))
     }
 
-    fn offered(&self) -> String {
-        let names: Vec<&str> = self.exposed.iter().map(|e| e.name.as_str()).collect();
-        if names.is_empty() {
-            "none".to_string()
-        } else {
-            names.join(", ")
-        }
-    }
-
-    pub fn unknown(&self, name: &str) -> ToolError {
+    fn unknown(&self, name: &str) -> ToolError {
         ToolError::new(
             Code::UnknownTool,
-            format!("unknown tool `{name}`; the tools are: {}", self.offered()),
+            format!("unknown tool `{name}`; the tools are: {}", offered(self)),
         )
         .hint("Use one of the listed names (`loopr-tool schema` describes them).")
     }
 
-    /// Where the refusal comes from, for its message: the profile, the mode, the catalog.
-    fn by_whom(&self) -> String {
-        let file = self
-            .source
-            .as_deref()
-            .map(|f| format!(" of the catalog {}", f.display()))
-            .unwrap_or_default();
-        match (&self.profile, self.read_only()) {
-            (Some(p), true) => format!("profile `{p}`{file} (read-only mode)"),
-            (Some(p), false) => format!("profile `{p}`{file}"),
-            (None, true) => format!("read-only mode{file}"),
-            (None, false) => format!("the catalog{file}"),
-        }
-    }
-
-    pub fn disabled(&self, name: &str, tool: &str, off: bool) -> ToolError {
+    fn disabled(&self, name: &str, tool: &str, off: bool) -> ToolError {
         let why = if off {
             " (enabled = false)".to_string()
         } else {
@@ -295,8 +287,8 @@ impl Policy {
             Code::ToolDisabled,
             format!(
                 "{shown} is not offered under {}{why}; it was not run. The tools offered: {}",
-                self.by_whom(),
-                self.offered()
+                by_whom(self),
+                offered(self)
             ),
         )
         .with("tool", name)
@@ -309,16 +301,41 @@ impl Policy {
 
     /// A call of a tool offered in read-only mode only for its calls that look (session show,
     /// jobs list/output, inbox list) that would change something.
-    pub fn read_only_refusal(&self, name: &str) -> ToolError {
+    fn read_only_refusal(&self, name: &str) -> ToolError {
         ToolError::new(
             Code::ToolDisabled,
             format!(
                 "`{name}` may only look under {}: this call would change something and was not run",
-                self.by_whom()
+                by_whom(self)
             ),
         )
         .with("tool", name)
         .hint("In read-only mode only calls that change nothing run (e.g. session show, jobs list or output).")
+    }
+}
+
+/// The names offered, for messages.
+fn offered(p: &Policy) -> String {
+    let names: Vec<&str> = p.exposed.iter().map(|e| e.name.as_str()).collect();
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// Where a refusal comes from, for its message: the profile, the mode, the catalog.
+fn by_whom(p: &Policy) -> String {
+    let file = p
+        .source
+        .as_deref()
+        .map(|f| format!(" of the catalog {}", f.display()))
+        .unwrap_or_default();
+    match (&p.profile, p.read_only()) {
+        (Some(p), true) => format!("profile `{p}`{file} (read-only mode)"),
+        (Some(p), false) => format!("profile `{p}`{file}"),
+        (None, true) => format!("read-only mode{file}"),
+        (None, false) => format!("the catalog{file}"),
     }
 }
 

@@ -7,6 +7,7 @@
 use super::Agent::ClaudeCode;
 use super::seeds::{NO_SANDBOX, PROMPT, RUN_RENAMES};
 use super::{Alias, call_tool, count_field, edit_creates, missing_file, only_fields};
+use crate::catalog::Admission;
 use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::Result;

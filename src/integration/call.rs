@@ -7,6 +7,7 @@
 //! a batch means exactly what the same calls made one after another would mean, only faster.
 
 use super::shapes::{self, Call, Rejected, Shape};
+use crate::catalog::Admission;
 use crate::context::Globals;
 use crate::dispatch;
 use crate::envelope::{Envelope, print_json, print_value};

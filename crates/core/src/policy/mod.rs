@@ -46,7 +46,7 @@ pub enum Mode {
 }
 
 impl Mode {
-    pub(crate) fn parse(s: &str) -> Mode {
+    pub fn parse(s: &str) -> Mode {
         if s == "read-only" {
             Mode::ReadOnly
         } else {
@@ -80,7 +80,7 @@ impl ToolEntry {
 pub struct Profile {
     pub name: String,
     pub tools: Option<Vec<String>>,
-    pub(crate) tools_at: Option<Range<usize>>,
+    pub tools_at: Option<Range<usize>>,
     pub mode: Mode,
     pub sandbox: Option<String>,
 }
@@ -101,7 +101,7 @@ pub struct RunTable {
 #[derive(Debug, Clone)]
 pub struct Hook {
     pub tools: Vec<String>,
-    pub(crate) tools_at: Option<Range<usize>>,
+    pub tools_at: Option<Range<usize>>,
     pub matcher: Option<String>,
     pub files: Vec<String>,
     pub command: String,
@@ -175,7 +175,7 @@ pub struct Policy {
     pub catalog: Catalog,
     pub profile: Option<String>,
     pub mode: Mode,
-    pub(crate) exposed: Vec<Exposure>,
+    pub exposed: Vec<Exposure>,
 }
 
 impl Policy {
