@@ -252,7 +252,7 @@ fn fuzz_url_policy() {
     fuzz("url_policy", |bytes| {
         let text = String::from_utf8_lossy(bytes);
         if let Ok(url) = url::Url::parse(&text) {
-            let _ = crate::web::policy::check_url(&url, false);
+            let _ = loopr_web::policy::check_url(&url, false);
         }
     });
 }

@@ -11,20 +11,19 @@ mod cli;
 mod dialects;
 mod dispatch;
 #[cfg(test)]
+mod edit_props;
+#[cfg(test)]
 mod fuzz;
 mod generate;
 mod integration;
 #[cfg(test)]
 mod layers;
-mod tools;
 
-// The core and the engines are crates of their own (crates/); their old module paths stay valid.
+// The layers below are crates of their own (crates/), bound here under the module names this
+// crate's code knows them by.
 use loopr_control as control;
-use loopr_core::{
-    caps, change, context, envelope, error, fault, fsx, input, journal, policy, reads, sandbox,
-    shell, state, tool, walk, web,
-};
-use loopr_text as text;
+use loopr_core::{context, envelope, error, input, policy, sandbox, shell, state, tool};
+use loopr_tools as tools;
 
 /// The binary's whole life after its entry: the panic hook, then the command line.
 #[doc(hidden)]

@@ -74,7 +74,7 @@ fn shown_line(content: &str) -> String {
     Line { text, chars }.display()
 }
 
-pub(crate) fn rung_phrase(rung: Rung) -> &'static str {
+pub fn rung_phrase(rung: Rung) -> &'static str {
     match rung {
         Rung::Exact => "exactly",
         Rung::TrailingWhitespace => "ignoring trailing whitespace",
@@ -107,7 +107,7 @@ fn spans_of(text: &str, idx: &LineIndex, changed: &[(usize, usize)]) -> Vec<Span
 
 /// The changed regions of `text` (byte ranges of new text) with context, numbered as read
 /// shows them (apply_patch shows its files so), and the first changed line (1-based).
-pub(crate) fn changed_regions(text: &str, changed: &[(usize, usize)]) -> (Vec<String>, usize) {
+pub fn changed_regions(text: &str, changed: &[(usize, usize)]) -> (Vec<String>, usize) {
     let idx = LineIndex::new(text);
     let spans = spans_of(text, &idx, changed);
     let first_line = spans.iter().map(|s| s.first).min().unwrap_or(0) + 1;
@@ -503,7 +503,7 @@ pub fn failure(f: Failure, shown: &str, olds: &[&str], edits_form: bool, doc: &D
 }
 
 /// `closest` as the error carries it.
-pub(crate) fn closest_value(c: &closest::Closest) -> Value {
+pub fn closest_value(c: &closest::Closest) -> Value {
     json!({
         "start_line": c.first + 1,
         "end_line": c.last + 1,
@@ -514,7 +514,7 @@ pub(crate) fn closest_value(c: &closest::Closest) -> Value {
 
 /// The closest region for a message: a heading line and its lines numbered as read shows them,
 /// within half the output cap.
-pub(crate) fn closest_block(c: &closest::Closest) -> String {
+pub fn closest_block(c: &closest::Closest) -> String {
     let mut msg = format!(
         "\nThe most similar region is {} (similarity {:.2}):",
         line_range(c.first, c.last),
@@ -546,7 +546,7 @@ pub(crate) fn closest_block(c: &closest::Closest) -> String {
 
 /// What no rung could forgive but the model can fix at once (17.1): prefixes copied from a
 /// read whose numbers are not the lines, and text escaped twice.
-pub(crate) fn causes(old: &str) -> Vec<String> {
+pub fn causes(old: &str) -> Vec<String> {
     let mut out = Vec::new();
     if let Some((first, _, _)) = super::rescue::strip_numbers(old, "") {
         out.push(format!(
@@ -559,7 +559,7 @@ pub(crate) fn causes(old: &str) -> Vec<String> {
     out
 }
 
-pub(crate) fn line_range(a: usize, b: usize) -> String {
+pub fn line_range(a: usize, b: usize) -> String {
     if a == b {
         format!("line {}", a + 1)
     } else {
@@ -568,7 +568,7 @@ pub(crate) fn line_range(a: usize, b: usize) -> String {
 }
 
 /// The hint's account of the closest region: each kind of difference, then how to fix it.
-pub(crate) fn what_differs(c: &closest::Closest, old: &str) -> String {
+pub fn what_differs(c: &closest::Closest, old: &str) -> String {
     let (kinds, first) = closest::differences(&c.text, old);
     let mut parts: Vec<String> = Vec::new();
     for k in &kinds {

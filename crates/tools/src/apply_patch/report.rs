@@ -5,13 +5,13 @@
 use super::apply::{Action, Planned};
 use super::parse::{Hunk, ParseError, looks_like_unified_diff};
 use crate::caps;
+use crate::edit::apply::{Failure, MAX_RESULT, Spec};
+use crate::edit::encode::Doc;
+use crate::edit::matching::Rung;
+use crate::edit::{diff, report as edit_report};
 use crate::envelope::Success;
 use crate::error::{Code, ToolError};
-use crate::tools::edit::apply::{Failure, MAX_RESULT, Spec};
-use crate::tools::edit::encode::Doc;
-use crate::tools::edit::matching::Rung;
-use crate::tools::edit::{diff, report as edit_report};
-use crate::tools::write;
+use crate::write;
 use serde::Serialize;
 use serde_json::Value;
 

@@ -145,7 +145,7 @@ Prefer this over `run` with `rm`: it stays inside the sandbox and can be undone.
 }
 
 /// A fresh name for an entry of the session's trash.
-pub(crate) fn trash_name() -> String {
+pub fn trash_name() -> String {
     static SERIAL: AtomicU64 = AtomicU64::new(0);
     format!(
         "{}.{}.{}",
@@ -158,11 +158,7 @@ pub(crate) fn trash_name() -> String {
 /// Moves what `target` names into the session's trash as `name`; returns where it is now. A
 /// failure to save it there (a full or read-only state dir) names the trash (SPEC 24.6); a
 /// failure to take it out of the tree names the path; either way it is still where it was.
-pub(crate) fn to_trash(
-    ctx: &Ctx,
-    target: &sandbox::Resolved,
-    name: &str,
-) -> Result<std::path::PathBuf> {
+pub fn to_trash(ctx: &Ctx, target: &sandbox::Resolved, name: &str) -> Result<std::path::PathBuf> {
     let dir = journal::trash_dir(&state::session_dir(ctx));
     let kept = dir.join(name);
     crate::fault::check("trash").map_err(|e| ToolError::state(&e, &kept))?;

@@ -2,9 +2,9 @@
 //! with every kind of mistake the ladder forgives; every byte outside the edited lines stays,
 //! and every line the edit keeps keeps its bytes (trailing whitespace, tabs, curly quotes).
 
-use super::apply::{Spec, plan};
-use super::encode::Doc;
-use super::lines::fold;
+use loopr_matcher::apply::{Spec, plan};
+use loopr_matcher::encode::Doc;
+use loopr_matcher::lines::fold;
 
 // The fuzz harness's xorshift64*: deterministic, so a failure reproduces.
 use crate::fuzz::Rng;

@@ -6,12 +6,12 @@
 use super::apply::{Action, Planned};
 use crate::change;
 use crate::context::Ctx;
+use crate::delete;
 use crate::error::{Result, ToolError};
 use crate::fsx::{self, Staged};
 use crate::journal::{self, Before, Kept, NewEntry, Op};
 use crate::reads::{self, Fingerprint};
 use crate::sandbox::{self, Resolved};
-use crate::tools::delete;
 use std::fs::Metadata;
 use std::os::unix::fs::MetadataExt;
 

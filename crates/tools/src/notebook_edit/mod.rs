@@ -102,7 +102,7 @@ Only the edited cell's text changes in the file: everything else stays byte for 
         let shown = target.shown.as_str();
         let real = target.real.as_path();
         let locked = change::lock(ctx, &[real])?;
-        let meta = crate::tools::write::check_writable(real, shown)?
+        let meta = crate::write::check_writable(real, shown)?
             .ok_or_else(|| ToolError::not_found(shown, format!("{shown} does not exist")))?;
         let current = locked.read_fresh(&target, meta)?;
         let nb = Notebook::parse(&current.bytes, shown)?;

@@ -4,10 +4,10 @@ use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Result, ToolError};
 use crate::journal;
+use crate::loops::store::{self as loops, COMPLETED, Completion};
 use crate::reads;
 use crate::state::{self, StateLock};
 use crate::tool::{Effect, Tool};
-use crate::tools::loops::store::{self as loops, COMPLETED, Completion};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -64,7 +64,7 @@ impl Tool for Session {
     fn run(ctx: &Ctx, input: Input) -> Result<Success> {
         // Running jobs end before their records go (SPEC 16.8); that takes the lock itself.
         let ended = if input.action == Some(Action::Reset) {
-            crate::tools::jobs::end_all(ctx)?
+            crate::jobs::end_all(ctx)?
         } else {
             0
         };
@@ -143,7 +143,7 @@ fn show(ctx: &Ctx, lock: &StateLock) -> Result<Success> {
     list.sort();
     let todos = todo_counts(lock.load::<Value>(TODOS_FILE)?);
     let undo_depth = journal::depth(lock)?;
-    let jobs_running = crate::tools::jobs::running(lock)?;
+    let jobs_running = crate::jobs::running(lock)?;
     let completed = lock.load::<Option<Completion>>(COMPLETED)?;
     let mut artifacts = serde_json::Map::new();
     for kind in loops::KINDS {
@@ -187,7 +187,7 @@ fn show(ctx: &Ctx, lock: &StateLock) -> Result<Success> {
         Some(c) => out.push_str(&format!(
             "Completed: {} ({})\n",
             c.completed_at,
-            crate::tools::loops::render::one_line(&c.summary)
+            crate::loops::render::one_line(&c.summary)
         )),
         None => out.push_str("Completed: no\n"),
     }

@@ -3,12 +3,10 @@
 //! in the file's own encoding and line endings with every other byte kept.
 
 mod form;
-#[cfg(test)]
-mod props;
-pub(crate) mod report;
+pub mod report;
 
 // The matcher is an engine of its own (crates/matcher), under its old paths.
-pub(crate) use loopr_matcher::{apply, by_lines, closest, diff, encode, lines, matching, rescue};
+pub use loopr_matcher::{apply, by_lines, closest, diff, encode, lines, matching, rescue};
 
 use crate::change;
 use crate::context::Ctx;
@@ -17,7 +15,7 @@ use crate::error::{Code, Result, ToolError};
 use crate::sandbox;
 use crate::text;
 use crate::tool::Tool;
-use crate::tools::write;
+use crate::write;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -206,7 +204,7 @@ mod tests {
     /// SPEC 16.9: one flat object of canonical fields; aliases are accepted, not listed.
     #[test]
     fn the_schema_is_flat_and_lists_canonical_fields_only() {
-        let schema = crate::input::schema_of::<Input>();
+        let schema = loopr_core::input::schema_of::<Input>();
         let props: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
         assert_eq!(
             props,

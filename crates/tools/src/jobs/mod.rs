@@ -9,12 +9,12 @@ use crate::caps;
 use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Code, Result, ToolError};
+use crate::run::clean::{Cleaner, WholeLines};
+use crate::run::record::{self, Job, State};
+use crate::run::runtime;
+use crate::run::{one_line, secs};
 use crate::state::{self, StateLock};
 use crate::tool::{Effect, Hints, Tool};
-use crate::tools::run::clean::{Cleaner, WholeLines};
-use crate::tools::run::record::{self, Job, State};
-use crate::tools::run::runtime;
-use crate::tools::run::{one_line, secs};
 use grep_matcher::Matcher;
 use grep_regex::RegexMatcher;
 use schemars::JsonSchema;
@@ -543,7 +543,7 @@ fn write(ctx: &Ctx, input: &Input) -> Result<Success> {
 }
 
 /// `session reset` ends the session's jobs through run's runtime.
-pub use crate::tools::run::runtime::end_all;
+pub use crate::run::runtime::end_all;
 
 /// Running jobs of the session (for `session show`).
 pub fn running(lock: &StateLock) -> Result<usize> {

@@ -1,7 +1,23 @@
-//! The registry: every tool, once. The CLI, `schema`, `call`, `batch` and `mcp` all
-//! dispatch through `TOOLS`; adding a tool is one module and one line here.
+//! loopr-tool's tools, one module each, and the registry: every tool, once. The CLI, `schema`,
+//! `call`, `batch` and `mcp` all dispatch through `TOOLS`; adding a tool is one module and one
+//! line here.
+//!
+//! A crate of its own, above the core and the engines and below the catalog, the dialects and
+//! the call pipeline (loopr-tool), so a tool cannot reach up into dispatch or the catalog.
+
+// ToolError is large (message, hint, extra fields), but it is built at most once per call, on
+// the way out: boxing it would buy nothing measurable.
+#![allow(clippy::result_large_err)]
 
 use crate::tool::DynTool;
+
+// The layers below, under the module names the tools know them by.
+use loopr_control as control;
+use loopr_core::{
+    caps, change, context, envelope, error, fault, fsx, journal, policy, reads, sandbox, shell,
+    state, tool, walk, web,
+};
+use loopr_text as text;
 
 pub mod apply_patch;
 pub mod command;

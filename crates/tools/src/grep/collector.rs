@@ -133,7 +133,7 @@ impl Eq for ByPath {}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::grep::collect::tests::{all, file, search};
+    use crate::grep::collect::tests::{all, file, search};
     use std::path::PathBuf;
 
     #[test]

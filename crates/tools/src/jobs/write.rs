@@ -8,10 +8,10 @@ use super::find;
 use crate::caps;
 use crate::context::Ctx;
 use crate::error::{Code, Result, ToolError};
+use crate::run::capture::Capture;
+use crate::run::record::{self, Job, State};
+use crate::run::{page_hint, runtime, stdin};
 use crate::state;
-use crate::tools::run::capture::Capture;
-use crate::tools::run::record::{self, Job, State};
-use crate::tools::run::{page_hint, runtime, stdin};
 use std::io::{Read, Seek, SeekFrom};
 use std::time::{Duration, Instant};
 

@@ -5,14 +5,14 @@ use super::parse::{FileOp, Hunk};
 use super::report;
 use crate::change::{self, Locked};
 use crate::context::Ctx;
+use crate::edit::apply::{self as ladder, HunkPlace, Spec};
+use crate::edit::encode::Doc;
 use crate::envelope::Success;
 use crate::error::{Code, Result, ToolError};
 use crate::fsx;
 use crate::sandbox::{self, Resolved};
 use crate::text;
-use crate::tools::edit::apply::{self as ladder, HunkPlace, Spec};
-use crate::tools::edit::encode::Doc;
-use crate::tools::{delete, edit, write};
+use crate::{delete, edit, write};
 use std::fs::Metadata;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

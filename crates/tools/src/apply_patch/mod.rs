@@ -5,7 +5,7 @@
 mod apply;
 mod commit;
 // The parser is an engine of its own (crates/patch), under its old path.
-pub(crate) use loopr_patch as parse;
+pub use loopr_patch as parse;
 mod report;
 
 use crate::context::Ctx;

@@ -10,9 +10,9 @@ use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Result, ToolError};
 use crate::policy::{self, ToolEntry, project};
+use crate::run;
 use crate::shell::quote;
 use crate::tool::{Effect, Hints, Tool};
-use crate::tools::run;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -129,7 +129,7 @@ impl Tool for Command {
 /// the latest made. A model wrote it, so it runs only where the profile also offers `run`
 /// (24.7): a loop that may not run commands gets no command this way either.
 fn phase_command(ctx: &Ctx, named: Option<&str>) -> Result<String> {
-    use crate::tools::loops::store;
+    use crate::loops::store;
     if !ctx.policy.offers("run") {
         return Err(ToolError::new(
             crate::error::Code::ToolDisabled,
