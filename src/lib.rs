@@ -6,6 +6,7 @@
 // on the way out: boxing it would buy nothing measurable.
 #![allow(clippy::result_large_err)]
 
+mod arg0;
 mod caps;
 mod catalog;
 mod change;
@@ -16,14 +17,15 @@ mod dialects;
 mod dispatch;
 mod envelope;
 mod error;
+mod exit_status;
 mod fault;
 mod fsx;
 #[cfg(test)]
 mod fuzz;
-mod generate;
 mod input;
 mod integration;
 mod journal;
+mod panic_hook;
 mod reads;
 mod sandbox;
 mod state;
@@ -35,59 +37,20 @@ mod web;
 // Engines are crates of their own (crates/); their old module paths stay valid.
 use loopr_text as text;
 
-use envelope::{Envelope, Format};
-use error::ToolError;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
-
-/// What the panic hook needs to print a proper envelope.
-static PANIC_CONTEXT: Mutex<(String, bool, bool)> = Mutex::new((String::new(), false, false));
-
-pub fn set_panic_context(tool: &str, format: Format, pretty: bool) {
-    if let Ok(mut c) = PANIC_CONTEXT.lock() {
-        *c = (tool.to_string(), format == Format::Text, pretty);
-    }
-}
-
-/// Set by `call`, `batch` and `mcp`: each tool call there runs under a catch that answers a
-/// panic in its own slot (SPEC 23.1), so the hook must not end the process.
-static ISOLATE_PANICS: AtomicBool = AtomicBool::new(false);
-
-pub fn isolate_panics() {
-    ISOLATE_PANICS.store(true, Ordering::SeqCst);
-}
-
-/// A panic is a bug, but the caller still gets an envelope (SPEC 16.2): `internal_error`, exit 1.
-/// Under `call`, `batch` and `mcp` the hook only logs: the stack unwinds to the call's catch
-/// (dispatch), which answers that call alone.
-pub fn install_panic_hook() {
-    std::panic::set_hook(Box::new(|info| {
-        if ISOLATE_PANICS.load(Ordering::SeqCst) {
-            eprintln!("loopr-tool: a call hit a bug: {info}");
-            return;
-        }
-        let (tool, text, pretty) = PANIC_CONTEXT.lock().map(|c| c.clone()).unwrap_or_default();
-        let tool = if tool.is_empty() {
-            "loopr-tool".to_string()
-        } else {
-            tool
-        };
-        let msg = format!("loopr-tool hit a bug and stopped: {info}");
-        eprintln!("{msg}");
-        let err = ToolError::internal(msg)
-            .hint("This is a bug in loopr-tool; please report it with the input that caused it.");
-        let format = if text { Format::Text } else { Format::Json };
-        Envelope::failure(&tool, err, &[]).print(format, pretty);
-        std::process::exit(1);
-    }));
-}
-
-/// The binary's whole life after its entry: the panic hook, then the command line.
 #[doc(hidden)]
-pub fn run_main() -> i32 {
+pub use exit_status::ExitStatus;
+pub(crate) use panic_hook::{install_panic_hook, isolate_panics, set_panic_context};
+
+/// The binary's whole life after its entry: the panic hook, the hidden entry points (arg0.rs),
+/// then the command line. The status becomes a number only in the caller (src/main.rs).
+#[doc(hidden)]
+pub fn run_main() -> ExitStatus {
     install_panic_hook();
     let args: Vec<String> = std::env::args_os()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
+    if let Some(status) = arg0::dispatch(&args) {
+        return status;
+    }
     cli::run(args)
 }

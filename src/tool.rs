@@ -9,6 +9,7 @@ use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::Result;
 use crate::input;
+use loopr_env_vars::EnvVars;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -165,7 +166,7 @@ impl<T: Tool> DynTool for T {
 /// `LOOPR_DEBUG_PANIC` (a test switch, SPEC 24.5): `1` or `all` makes every tool call panic after
 /// its input is parsed; a tool's name makes only that tool's calls panic.
 fn debug_panic(tool: &str) {
-    if let Some(v) = std::env::var_os("LOOPR_DEBUG_PANIC")
+    if let Some(v) = std::env::var_os(EnvVars::LOOPR_DEBUG_PANIC)
         && (v == "1" || v == "all" || v == tool)
     {
         panic!("LOOPR_DEBUG_PANIC is set: {tool} panics on purpose to test panic isolation");

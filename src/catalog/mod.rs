@@ -16,6 +16,7 @@ pub mod project;
 use crate::dialects;
 use crate::error::{Code, Result, ToolError};
 use crate::tools;
+use loopr_env_vars::EnvVars;
 use serde::Serialize;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -224,10 +225,12 @@ pub struct Policy {
 /// Where the catalog is looked for when none is named: `$XDG_CONFIG_HOME/loopr/catalog.toml`,
 /// else `~/.config/loopr/catalog.toml` (19.1).
 fn default_path() -> Option<PathBuf> {
-    if let Some(x) = std::env::var_os("XDG_CONFIG_HOME").filter(|x| Path::new(x).is_absolute()) {
+    if let Some(x) =
+        std::env::var_os(EnvVars::XDG_CONFIG_HOME).filter(|x| Path::new(x).is_absolute())
+    {
         return Some(PathBuf::from(x).join("loopr/catalog.toml"));
     }
-    std::env::var_os("HOME")
+    std::env::var_os(EnvVars::HOME)
         .filter(|h| Path::new(h).is_absolute())
         .map(|h| PathBuf::from(h).join(".config/loopr/catalog.toml"))
 }

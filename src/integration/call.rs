@@ -11,6 +11,7 @@ use crate::context::Globals;
 use crate::dispatch;
 use crate::envelope::{Envelope, print_json, print_value};
 use crate::error::{Result, ToolError};
+use crate::exit_status::ExitStatus;
 use crate::input::json;
 use serde_json::{Map, Value, json};
 use std::io::{self, Write};
@@ -123,7 +124,7 @@ impl Reply {
 
 impl Reply {
     /// Prints one reply as `call` prints it.
-    pub fn print(self, pretty: bool, status: i32, format: ResultFormat) -> i32 {
+    pub fn print(self, pretty: bool, status: ExitStatus, format: ResultFormat) -> ExitStatus {
         // Envelopes on one line are streamed (`write_json`): their data may be large.
         if pretty || format != ResultFormat::Envelope {
             return print_value(&self.into_block(format), pretty, status);
@@ -220,7 +221,7 @@ fn reply_to(g: &Globals, call: Call) -> Reply {
 }
 
 /// `call`: stdin holds one call; prints its envelope plus `id`, with that envelope's status.
-pub fn call(g: &Globals, stdin: &[u8]) -> (Reply, i32) {
+pub fn call(g: &Globals, stdin: &[u8]) -> (Reply, ExitStatus) {
     let reply = match json::from_slice(stdin) {
         Err(e) => Reply::failure("call", e.into_tool("stdin"), None),
         Ok(p) => match shapes::parse(p.value, p.duplicate) {
@@ -329,7 +330,7 @@ pub type Sink<'a> = &'a mut (dyn FnMut(Reply) + Send);
 /// `batch`: runs the calls, handing each reply to `sink` in order. A batch that cannot be read
 /// has no calls to answer: `Err` is its own single reply. `Ok` is the status: 0 when every
 /// call succeeded, else 1.
-pub fn batch(g: &Globals, stdin: &[u8], sink: Sink) -> std::result::Result<i32, Box<Reply>> {
+pub fn batch(g: &Globals, stdin: &[u8], sink: Sink) -> std::result::Result<ExitStatus, Box<Reply>> {
     let items = batch_items(stdin).map_err(|e| Box::new(Reply::failure("batch", e, None)))?;
     let mut slots: Vec<Slot> = items
         .into_iter()
@@ -371,7 +372,11 @@ pub fn batch(g: &Globals, stdin: &[u8], sink: Sink) -> std::result::Result<i32, 
         i = end;
     }
     let out = out.into_inner().unwrap_or_else(|e| e.into_inner());
-    Ok(if out.all_ok { 0 } else { 1 })
+    Ok(if out.all_ok {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Failure
+    })
 }
 
 /// Replies waiting for the ones before them.

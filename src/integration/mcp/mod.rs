@@ -131,7 +131,7 @@ fn worker(queue: &Mutex<mpsc::Receiver<Job>>, idle: &AtomicU64) {
 }
 
 /// Serves until EOF. Returns the process exit status.
-pub fn serve(g: &Globals, structured: bool) -> i32 {
+pub fn serve(g: &Globals, structured: bool) -> crate::exit_status::ExitStatus {
     let server = Arc::new(Server {
         out: Out::stdout(),
         sched: Scheduler::new(),
@@ -171,7 +171,7 @@ pub fn serve(g: &Globals, structured: bool) -> i32 {
         }
         server.handle(&line);
         if server.out.gone() {
-            return 0; // the client has stopped reading
+            return crate::exit_status::ExitStatus::Success; // the client has stopped reading
         }
     }
     // A client that sends its requests and closes stdin still gets every answer.
@@ -182,7 +182,7 @@ pub fn serve(g: &Globals, structured: bool) -> i32 {
             .wait(flight)
             .unwrap_or_else(|e| e.into_inner());
     }
-    0
+    crate::exit_status::ExitStatus::Success
 }
 
 enum Frame {
