@@ -68,10 +68,13 @@ fn run_tool(call: ToolCall) -> ExitStatus {
     let name = resolved.tool.name();
     crate::set_panic_context(name, g.format, g.pretty);
     let envelope = match args::input_for(resolved.tool, &matches) {
-        Ok(input) => match held {
-            Some(e) if !resolved.is_read_only(&input) => Envelope::failure(name, e, &[]),
-            _ => resolved.run(&g, input),
-        },
+        Ok(input) => {
+            let call = resolved.prepare(&g.policy, input);
+            match held {
+                Some(e) if !call.is_read_only() => Envelope::failure(name, e, &[]),
+                _ => call.run(&g),
+            }
+        }
         Err(e) => Envelope::failure(name, e, &[]),
     };
     envelope.print(g.format, g.pretty)

@@ -8,7 +8,7 @@
 
 use super::shapes::{self, Call, Rejected, Shape};
 use crate::context::Globals;
-use crate::dispatch;
+use crate::dispatch::{self, Prepared};
 use crate::envelope::{Envelope, print_json, print_value};
 use crate::error::{Result, ToolError};
 use crate::exit_status::ExitStatus;
@@ -200,24 +200,54 @@ impl<W: Write> ArrayWriter<W> {
     }
 }
 
-/// The envelope of one call, with the caller's `id` echoed.
-fn reply_to(g: &Globals, call: Call) -> Reply {
-    let Call {
-        name,
-        input,
-        id,
-        shape,
-    } = call;
-    let found = if NOT_TOOLS.contains(&name.as_str()) {
-        Err(g.policy.unknown(&name))
-    } else {
-        dispatch::find(&g.policy, &name)
-    };
-    let env = match found {
-        Ok(r) => r.run(g, input.unwrap_or_else(|| Value::Object(Map::new()))),
-        Err(e) => Envelope::failure(&name, e, &[]),
-    };
-    Reply { env, id, shape }
+/// A call made ready: its input translated and parsed once (`dispatch::Prepared`), or the
+/// answer of a name that is no tool; with the caller's `id` and the call's shape.
+struct Job {
+    call: std::result::Result<Box<Prepared>, Envelope>,
+    id: Option<Value>,
+    shape: Shape,
+}
+
+impl Job {
+    fn new(g: &Globals, call: Call) -> Job {
+        let Call {
+            name,
+            input,
+            id,
+            shape,
+        } = call;
+        let found = if NOT_TOOLS.contains(&name.as_str()) {
+            Err(g.policy.unknown(&name))
+        } else {
+            dispatch::find(&g.policy, &name)
+        };
+        let call = match found {
+            Ok(r) => Ok(Box::new(r.prepare(
+                &g.policy,
+                input.unwrap_or_else(|| Value::Object(Map::new())),
+            ))),
+            Err(e) => Err(Envelope::failure(&name, e, &[])),
+        };
+        Job { call, id, shape }
+    }
+
+    /// Whether the call only looks (a batch runs such calls in parallel).
+    fn is_read_only(&self) -> bool {
+        self.call.as_ref().is_ok_and(|p| p.is_read_only())
+    }
+
+    /// The envelope of the call, with the caller's `id` echoed.
+    fn run(self, g: &Globals) -> Reply {
+        let env = match self.call {
+            Ok(prepared) => prepared.run(g),
+            Err(env) => env,
+        };
+        Reply {
+            env,
+            id: self.id,
+            shape: self.shape,
+        }
+    }
 }
 
 /// `call`: stdin holds one call; prints its envelope plus `id`, with that envelope's status.
@@ -225,7 +255,7 @@ pub fn call(g: &Globals, stdin: &[u8]) -> (Reply, ExitStatus) {
     let reply = match json::from_slice(stdin) {
         Err(e) => Reply::failure("call", e.into_tool("stdin"), None),
         Ok(p) => match shapes::parse(p.value, p.duplicate) {
-            Ok(c) => reply_to(g, c),
+            Ok(c) => Job::new(g, c).run(g),
             Err(r) => Reply::rejected("call", r),
         },
     };
@@ -316,7 +346,7 @@ fn top_level_elements(b: &[u8]) -> usize {
 
 enum Slot {
     Ready(Reply),
-    Pending(Call, bool), // the call, and whether it only looks
+    Pending(Job, bool), // the call, and whether it only looks
     Taken,
 }
 
@@ -342,13 +372,9 @@ pub fn batch(g: &Globals, stdin: &[u8], sink: Sink) -> std::result::Result<ExitS
             )),
             Ok(p) => match shapes::parse(p.value, p.duplicate) {
                 Ok(c) => {
-                    let ro = dispatch::find(&g.policy, &c.name)
-                        .ok()
-                        .filter(|_| !NOT_TOOLS.contains(&c.name.as_str()))
-                        .is_some_and(|r| {
-                            r.is_read_only(c.input.as_ref().unwrap_or(&Value::Object(Map::new())))
-                        });
-                    Slot::Pending(c, ro)
+                    let job = Job::new(g, c);
+                    let ro = job.is_read_only();
+                    Slot::Pending(job, ro)
                 }
                 Err(r) => Slot::Ready(Reply::rejected("batch", r)),
             },
@@ -409,7 +435,7 @@ fn run_parallel(g: &Globals, first: usize, slots: &mut [Slot], out: &std::sync::
             .unwrap_or_else(|e| e.into_inner())
             .put(first + k, r)
     };
-    let mut work: Vec<(usize, Mutex<Option<Call>>)> = vec![];
+    let mut work: Vec<(usize, Mutex<Option<Job>>)> = vec![];
     for (k, slot) in slots.iter_mut().enumerate() {
         match std::mem::replace(slot, Slot::Taken) {
             Slot::Ready(r) => put(k, r),
@@ -428,12 +454,12 @@ fn run_parallel(g: &Globals, first: usize, slots: &mut [Slot], out: &std::sync::
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some((k, call)) = work.get(i) else { break };
-                    let call = call
+                    let job = call
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())
                         .take()
                         .expect("each call is taken once");
-                    put(*k, reply_to(g, call));
+                    put(*k, job.run(g));
                 }
             });
         }
