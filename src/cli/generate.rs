@@ -2,8 +2,10 @@
 //! never disagree with the binary. The committed copies under completions/ and man/ are checked
 //! against this output by the test suite.
 //!
-//!     loopr-tool generate all --out-dir .      # completions/ and man/
-//!     loopr-tool generate bash                 # one script on stdout
+//! ```text
+//! loopr-tool generate all --out-dir .      # completions/ and man/
+//! loopr-tool generate bash                 # one script on stdout
+//! ```
 //!
 //! It is handed the full command line (`cli::full_command`) rather than asking for it, so this
 //! module imports nothing of the CLI that runs it.
