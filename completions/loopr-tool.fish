@@ -40,7 +40,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l allow-private -d 
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l pretty -d 'Indent the JSON'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
-complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -s h -l help -d 'Print help'
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -s V -l version -d 'Print version'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "read" -d 'Read a text file with line numbers (also images, PDFs, notebooks, several files)'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "write" -d 'Create or overwrite a file'

@@ -9,7 +9,7 @@ use crate::control::Control;
 use crate::dialects::{self, Alias};
 use crate::envelope::Envelope;
 use crate::error::{Result, ToolError};
-use crate::tool::{DynTool, Effect};
+use crate::tool::{DynTool, Effect, Parsed};
 use crate::tools;
 use serde_json::Value;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -120,32 +120,108 @@ impl Resolved {
         }
     }
 
-    /// Whether this call only looks; a call that does not parse counts as a writer.
+    /// Makes the call's input ready once (see `Prepared`); `policy` says whether hooks want the
+    /// input as given.
+    pub fn prepare(self, policy: &Policy, input: Value) -> Prepared {
+        self.prepare_hooked(hooks::any(policy), input)
+    }
+
+    fn prepare_hooked(self, hooked: bool, input: Value) -> Prepared {
+        let given = hooked.then(|| input.clone());
+        // An alias's translation is our code on the caller's input: a bug there answers this
+        // call alone, as a bug in the tool does (SPEC 23.1).
+        let ready = catch_unwind(AssertUnwindSafe(|| self.ready(input)))
+            .unwrap_or_else(|payload| Err(panicked(payload.as_ref())));
+        Prepared {
+            resolved: self,
+            given,
+            ready,
+        }
+    }
+
+    fn ready(&self, input: Value) -> Result<Ready> {
+        let (mut input, warnings, alias) = self.translate(input)?;
+        if let Some(entry) = &self.exposure.entry {
+            limits::fill_defaults(entry, self.tool.input_schema(), &mut input);
+        }
+        // Routes and calls of their own read the JSON, not the tool's parse.
+        let kept = alias
+            .filter(|a| a.has_route() || a.has_call())
+            .map(|_| input.clone());
+        Ok(Ready {
+            warnings,
+            alias,
+            input: kept,
+            parsed: self.tool.parse(input),
+        })
+    }
+
+    /// Whether this call only looks; a call that does not parse counts as a writer (for tests:
+    /// a caller that runs the call asks its `Prepared`).
+    #[cfg(test)]
     pub fn is_read_only(&self, input: &Value) -> bool {
-        match self.translate(input.clone()) {
-            Ok((_, _, Some(a))) if a.declared_effect().is_some() => {
+        self.clone()
+            .prepare_hooked(false, input.clone())
+            .is_read_only()
+    }
+
+    /// What this call does (for tests, as `is_read_only`).
+    #[cfg(test)]
+    pub fn effect(&self, input: &Value) -> Effect {
+        self.clone().prepare_hooked(false, input.clone()).effect()
+    }
+}
+
+/// A call's input made ready once (SPEC 30.2: each input is parsed once on every path):
+/// translated from an agent's dialect, given the catalog's defaults, and parsed into the tool's
+/// own type. What a scheduler asks of the call (`effect`, `is_read_only`: batch and mcp ask on
+/// the thread that reads the calls) and what runs it come from that one parse.
+pub struct Prepared {
+    resolved: Resolved,
+    /// The input as the caller gave it, for the hooks (only when the catalog has hooks).
+    given: Option<Value>,
+    /// Its translation's failure is the call's answer.
+    ready: Result<Ready>,
+}
+
+struct Ready {
+    warnings: Vec<String>,
+    /// The agent's alias that took the input.
+    alias: Option<&'static Alias>,
+    /// The translated input, kept only for an alias that routes or runs a call of its own.
+    input: Option<Value>,
+    /// The tool's parse of the translated input. A parse error is answered where the tool would
+    /// run: after the catalog's refusals, routing and the pre hooks, as before it was kept.
+    parsed: Result<Parsed>,
+}
+
+impl Prepared {
+    /// Whether this call only looks; a call that does not parse counts as a writer.
+    pub fn is_read_only(&self) -> bool {
+        match &self.ready {
+            Ok(Ready { alias: Some(a), .. }) if a.declared_effect().is_some() => {
                 a.declared_effect() == Some(Effect::Reads)
             }
-            Ok((v, _, _)) => self.tool.is_read_only(&v),
+            Ok(r) => r.parsed.as_ref().is_ok_and(|p| p.read_only),
             Err(_) => false,
         }
     }
 
     /// What this call does, for mcp's order (SPEC 24.7); a call that does not parse changes
     /// files (it fails at once, and nothing waits long behind it).
-    pub fn effect(&self, input: &Value) -> Effect {
-        match self.translate(input.clone()) {
-            Ok((_, _, Some(a))) if a.declared_effect().is_some() => {
+    pub fn effect(&self) -> Effect {
+        match &self.ready {
+            Ok(Ready { alias: Some(a), .. }) if a.declared_effect().is_some() => {
                 a.declared_effect().unwrap_or(Effect::ChangesFiles)
             }
-            Ok((v, _, _)) => self.tool.effect(&v),
+            Ok(r) => r.parsed.as_ref().map_or(Effect::ChangesFiles, |p| p.effect),
             Err(_) => Effect::ChangesFiles,
         }
     }
 
     /// Runs the call under `g` and wraps the result in its envelope.
-    pub fn run(&self, g: &Globals, input: Value) -> Envelope {
-        self.run_with(g, input, Arc::new(Control::new()))
+    pub fn run(self, g: &Globals) -> Envelope {
+        self.run_with(g, Arc::new(Control::new()))
     }
 
     /// As `run`, with the caller holding the call's cancellation and progress. A panic inside
@@ -154,52 +230,57 @@ impl Resolved {
     ///
     /// The catalog wraps the call here, whatever the entry point: its limits, the pre hooks
     /// before (which may block it), the output cap and the post hooks after a success.
-    pub fn run_with(&self, g: &Globals, input: Value, control: Arc<Control>) -> Envelope {
+    pub fn run_with(self, g: &Globals, control: Arc<Control>) -> Envelope {
+        let Prepared {
+            resolved: r,
+            given,
+            ready,
+        } = self;
         let mut ctx = match Ctx::with_control(g, control) {
             Ok(c) => c,
-            Err(e) => return Envelope::failure(self.shown_name(self.tool), e, &[]),
+            Err(e) => return Envelope::failure(r.shown_name(r.tool), e, &[]),
         };
-        let hooked = hooks::any(&g.policy);
-        let given = hooked.then(|| input.clone());
-        let mut ran = self.tool;
+        let mut ran = r.tool;
         let mut used = None;
         let result = catch_unwind(AssertUnwindSafe(|| {
-            self.call(&mut ctx, input, given.as_ref(), &mut ran, &mut used)
+            r.call(&mut ctx, ready, given.as_ref(), &mut ran, &mut used)
         }))
         .unwrap_or_else(|payload| Err(panicked(payload.as_ref())));
         let warnings = ctx.take_warnings();
-        let name = self.shown_name(ran).to_string();
+        let name = r.shown_name(ran).to_string();
         let mut env = match result {
             Ok(success) => Envelope::success(&name, success, &warnings),
             Err(e) => Envelope::failure(&name, e, &warnings),
         };
-        if let Some(max) = self
-            .exposure
-            .entry
-            .as_ref()
-            .and_then(|e| e.max_output_bytes)
-        {
+        if let Some(max) = r.exposure.entry.as_ref().and_then(|e| e.max_output_bytes) {
             limits::cap_output(&mut env, max);
         }
         if env.ok
             && let (Some(given), Some(_)) = (&given, &used)
         {
-            hooks::post(&ctx, self.name(), ran.name(), given, &mut env);
+            hooks::post(&ctx, r.name(), ran.name(), given, &mut env);
         }
         env
     }
+}
 
+impl Resolved {
     fn call(
         &self,
         ctx: &mut Ctx,
-        input: Value,
+        ready: Result<Ready>,
         given: Option<&Value>,
         ran: &mut &'static dyn DynTool,
         used: &mut Option<()>,
     ) -> Result<crate::envelope::Success> {
-        let (mut input, warnings, alias) = self.translate(input)?;
+        let Ready {
+            warnings,
+            alias,
+            input,
+            parsed,
+        } = ready?;
         warnings.into_iter().for_each(|w| ctx.warn(w));
-        let effect = self.tool.effect(&input);
+        let effect = parsed.as_ref().map_or(Effect::ChangesFiles, |p| p.effect);
         if ctx.policy.read_only()
             && READ_ONLY_CALLS.contains(&self.tool.name())
             && effect != Effect::Reads
@@ -207,13 +288,7 @@ impl Resolved {
             return Err(ctx.policy.read_only_refusal(self.name()));
         }
         let entry = self.exposure.entry.clone().unwrap_or_default();
-        limits::prepare(
-            &entry,
-            self.tool.name(),
-            self.tool.input_schema(),
-            &mut input,
-            &ctx.control,
-        );
+        limits::start(&entry, self.tool.name(), &ctx.control);
         if let Some(left) = ctx.control.remaining() {
             ctx.lock_wait = ctx.lock_wait.min(left);
         }
@@ -224,28 +299,31 @@ impl Resolved {
         };
         // A call that is another of our tools runs as that tool: offered by the catalog, its
         // hooks, its envelope (24.7).
-        let route = match alias {
-            Some(a) => a.routed(ctx, &input)?,
-            None => None,
+        let route = match (alias, &input) {
+            (Some(a), Some(input)) => a.routed(ctx, input)?,
+            _ => None,
         };
-        let routed = route.is_some();
-        if let Some((tool, routed_input)) = route {
+        let mut routed_input = None;
+        if let Some((tool, input)) = route {
             ctx.policy.admit(tool)?;
             *ran = tools::find(tool).expect("a route names a registered tool");
-            input = routed_input;
+            routed_input = Some(input);
         }
         if let Some(given) = given {
             hooks::pre(ctx, self.name(), ran.name(), given)?;
         }
-        let result = match alias.filter(|a| a.has_call() && !routed) {
+        let own_call = alias.filter(|a| a.has_call() && routed_input.is_none());
+        let result = match (routed_input, own_call, input) {
+            // Routed: another tool, another input, parsed by that tool.
+            (Some(routed), _, _) => ran.call(ctx, routed),
             // The agent's tool is more than one call of ours, or needs the session.
-            Some(a) => {
+            (None, Some(a), Some(input)) => {
                 let mut name = a.tool;
                 let result = a.run(ctx, input, &mut name);
                 *ran = tools::find(name).unwrap_or(*ran);
                 result
             }
-            None => ran.call(ctx, input),
+            _ => parsed.and_then(|p| ran.run_parsed(ctx, p)),
         };
         *used = Some(());
         limits::settle(result, &entry, ran.name(), &ctx.control)
@@ -261,4 +339,46 @@ fn panicked(payload: &(dyn std::any::Any + Send)) -> ToolError {
         .unwrap_or_else(|| "a panic without a message".to_string());
     ToolError::internal(format!("loopr-tool hit a bug in this call and stopped it: {what}"))
         .hint("This is a bug in loopr-tool; please report it with the input that caused it. Other calls are not affected.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::envelope::Format;
+    use crate::tool::PARSES;
+    use serde_json::json;
+
+    /// One input, one parse (SPEC 30.2): the scheduler's questions (`effect`, `is_read_only`)
+    /// and the run share it. Before `Prepared` the run alone parsed twice (its effect, then the
+    /// tool's input), so a CLI call parsed 2 times and a `batch` or `mcp` call 3 (the
+    /// scheduler's question first); what this test does parsed 4.
+    #[test]
+    fn a_call_parses_its_input_once() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.txt"), "one\n").unwrap();
+        let g = Globals {
+            root: Some(dir.path().to_path_buf()),
+            session: None,
+            state_dir: Some(dir.path().join(".state")),
+            no_sandbox: false,
+            no_read_check: false,
+            allow_private: false,
+            allow_dangerous: false,
+            run_sandbox: None,
+            format: Format::Json,
+            pretty: false,
+            policy: Default::default(),
+        };
+        for name in ["read", "Read"] {
+            PARSES.with(|n| n.set(0));
+            let call = unrestricted(name)
+                .unwrap()
+                .prepare(&g.policy, json!({"file_path": "a.txt"}));
+            assert_eq!(call.effect(), Effect::Reads);
+            assert!(call.is_read_only());
+            let env = call.run(&g);
+            assert!(env.ok, "{}", env.output);
+            assert_eq!(PARSES.with(|n| n.get()), 1, "{name}");
+        }
+    }
 }

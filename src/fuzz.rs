@@ -9,6 +9,7 @@
 //! `fuzz/crashes/TARGET-HASH`; moved to `fuzz/regressions/TARGET/` it is replayed by every run.
 //! The seed is fixed (override: `LOOPR_FUZZ_SEED`), so a run is reproducible.
 
+use loopr_env_vars::EnvVars;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -162,11 +163,11 @@ pub(crate) fn fuzz(target: &str, check: impl Fn(&[u8])) {
     for s in &seeds {
         run(s);
     }
-    let ms = std::env::var("LOOPR_FUZZ_MS")
+    let ms = std::env::var(EnvVars::LOOPR_FUZZ_MS)
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(1500);
-    let seed = std::env::var("LOOPR_FUZZ_SEED")
+    let seed = std::env::var(EnvVars::LOOPR_FUZZ_SEED)
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(0x5eed_1007_u64);

@@ -18,8 +18,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("core", CORE),
     ("tools", &["tools"]), // crates/tools
     ("policy", &["catalog", "dialects"]),
-    ("pipeline", &["dispatch", "integration"]),
-    ("cli", &["", "cli", "generate"]),
+    ("pipeline", &["dispatch", "integration", "panic_hook"]),
+    ("cli", &["", "arg0", "cli"]),
 ];
 
 /// The engine crates (crates/), bound at the root under their old module names.
@@ -27,8 +27,24 @@ const ENGINES: &[&str] = &["control", "text"];
 
 /// The core crate (crates/core)'s modules, bound at the root under their old names.
 const CORE: &[&str] = &[
-    "caps", "change", "context", "envelope", "error", "fault", "fsx", "input", "journal", "policy",
-    "reads", "sandbox", "shell", "state", "tool", "walk", "web",
+    "caps",
+    "change",
+    "context",
+    "envelope",
+    "error",
+    "exit_status",
+    "fault",
+    "fsx",
+    "input",
+    "journal",
+    "policy",
+    "reads",
+    "sandbox",
+    "shell",
+    "state",
+    "tool",
+    "walk",
+    "web",
 ];
 
 /// Modules compiled only for tests.

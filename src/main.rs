@@ -17,7 +17,7 @@ extern "C" fn main(
     entry::init();
     // A panic never gets here (the hook prints the envelope and exits, or the call's own catch
     // answers it), but one that did must not unwind into C.
-    let status = std::panic::catch_unwind(run_main).unwrap_or(101);
+    let status = std::panic::catch_unwind(run_main).map_or(101, |s| s.code());
     std::process::exit(status)
 }
 
@@ -25,5 +25,5 @@ extern "C" fn main(
 #[cfg(test)]
 fn main() {
     entry::init();
-    std::process::exit(run_main())
+    std::process::exit(run_main().code())
 }

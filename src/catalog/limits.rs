@@ -14,16 +14,9 @@ pub fn run_like(tool: &str) -> bool {
     matches!(tool, "run" | super::COMMAND_TOOL)
 }
 
-/// Before the call: a tool that has a `timeout_ms` field of its own gets the catalog's as its
-/// default (clamped to what its schema allows), and every tool but a run-like one gets a
-/// deadline over the whole call.
-pub fn prepare(
-    entry: &ToolEntry,
-    tool: &str,
-    schema: &Value,
-    input: &mut Value,
-    control: &Control,
-) {
+/// Before the call is parsed: a tool that has a `timeout_ms` field of its own gets the catalog's
+/// as its default (clamped to what its schema allows).
+pub fn fill_defaults(entry: &ToolEntry, schema: &Value, input: &mut Value) {
     let Some(ms) = entry.timeout_ms else { return };
     let own = schema.pointer("/properties/timeout_ms");
     if let (Some(own), Some(obj)) = (own, input.as_object_mut())
@@ -35,7 +28,13 @@ pub fn prepare(
             .unwrap_or(u64::MAX);
         obj.insert("timeout_ms".into(), ms.min(max).into());
     }
-    if !run_like(tool) {
+}
+
+/// When the call starts: every tool but a run-like one gets a deadline over the whole call.
+pub fn start(entry: &ToolEntry, tool: &str, control: &Control) {
+    if let Some(ms) = entry.timeout_ms
+        && !run_like(tool)
+    {
         control.set_deadline(Duration::from_millis(ms));
     }
 }

@@ -16,6 +16,7 @@ pub use crate::policy::project;
 use crate::dialects;
 use crate::error::{Code, Result, ToolError};
 use crate::tools;
+use loopr_env_vars::EnvVars;
 use std::path::{Path, PathBuf};
 
 pub use grammar::Problem;
@@ -62,10 +63,12 @@ pub fn target_tool(name: &str) -> Option<&'static str> {
 /// Where the catalog is looked for when none is named: `$XDG_CONFIG_HOME/loopr/catalog.toml`,
 /// else `~/.config/loopr/catalog.toml` (19.1).
 fn default_path() -> Option<PathBuf> {
-    if let Some(x) = std::env::var_os("XDG_CONFIG_HOME").filter(|x| Path::new(x).is_absolute()) {
+    if let Some(x) =
+        std::env::var_os(EnvVars::XDG_CONFIG_HOME).filter(|x| Path::new(x).is_absolute())
+    {
         return Some(PathBuf::from(x).join("loopr/catalog.toml"));
     }
-    std::env::var_os("HOME")
+    std::env::var_os(EnvVars::HOME)
         .filter(|h| Path::new(h).is_absolute())
         .map(|h| PathBuf::from(h).join(".config/loopr/catalog.toml"))
 }

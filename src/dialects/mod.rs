@@ -273,6 +273,11 @@ impl Alias {
         self.call.is_some()
     }
 
+    /// Whether this alias may route a call to another tool (dispatch keeps the JSON for it).
+    pub fn has_route(&self) -> bool {
+        self.route.is_some()
+    }
+
     /// The other tool this call is, if it is one (see `Route`).
     pub fn routed(&self, ctx: &Ctx, input: &Value) -> Result<Option<(&'static str, Value)>> {
         match (self.route, input) {

@@ -9,9 +9,10 @@
 use super::shapes::{self, Call, Rejected, Shape};
 use crate::catalog::Admission;
 use crate::context::Globals;
-use crate::dispatch;
+use crate::dispatch::{self, Prepared};
 use crate::envelope::{Envelope, print_json, print_value};
 use crate::error::{Result, ToolError};
+use crate::exit_status::ExitStatus;
 use crate::input::json;
 use serde_json::{Map, Value, json};
 use std::io::{self, Write};
@@ -124,7 +125,7 @@ impl Reply {
 
 impl Reply {
     /// Prints one reply as `call` prints it.
-    pub fn print(self, pretty: bool, status: i32, format: ResultFormat) -> i32 {
+    pub fn print(self, pretty: bool, status: ExitStatus, format: ResultFormat) -> ExitStatus {
         // Envelopes on one line are streamed (`write_json`): their data may be large.
         if pretty || format != ResultFormat::Envelope {
             return print_value(&self.into_block(format), pretty, status);
@@ -200,32 +201,62 @@ impl<W: Write> ArrayWriter<W> {
     }
 }
 
-/// The envelope of one call, with the caller's `id` echoed.
-fn reply_to(g: &Globals, call: Call) -> Reply {
-    let Call {
-        name,
-        input,
-        id,
-        shape,
-    } = call;
-    let found = if NOT_TOOLS.contains(&name.as_str()) {
-        Err(g.policy.unknown(&name))
-    } else {
-        dispatch::find(&g.policy, &name)
-    };
-    let env = match found {
-        Ok(r) => r.run(g, input.unwrap_or_else(|| Value::Object(Map::new()))),
-        Err(e) => Envelope::failure(&name, e, &[]),
-    };
-    Reply { env, id, shape }
+/// A call made ready: its input translated and parsed once (`dispatch::Prepared`), or the
+/// answer of a name that is no tool; with the caller's `id` and the call's shape.
+struct Job {
+    call: std::result::Result<Box<Prepared>, Envelope>,
+    id: Option<Value>,
+    shape: Shape,
+}
+
+impl Job {
+    fn new(g: &Globals, call: Call) -> Job {
+        let Call {
+            name,
+            input,
+            id,
+            shape,
+        } = call;
+        let found = if NOT_TOOLS.contains(&name.as_str()) {
+            Err(g.policy.unknown(&name))
+        } else {
+            dispatch::find(&g.policy, &name)
+        };
+        let call = match found {
+            Ok(r) => Ok(Box::new(r.prepare(
+                &g.policy,
+                input.unwrap_or_else(|| Value::Object(Map::new())),
+            ))),
+            Err(e) => Err(Envelope::failure(&name, e, &[])),
+        };
+        Job { call, id, shape }
+    }
+
+    /// Whether the call only looks (a batch runs such calls in parallel).
+    fn is_read_only(&self) -> bool {
+        self.call.as_ref().is_ok_and(|p| p.is_read_only())
+    }
+
+    /// The envelope of the call, with the caller's `id` echoed.
+    fn run(self, g: &Globals) -> Reply {
+        let env = match self.call {
+            Ok(prepared) => prepared.run(g),
+            Err(env) => env,
+        };
+        Reply {
+            env,
+            id: self.id,
+            shape: self.shape,
+        }
+    }
 }
 
 /// `call`: stdin holds one call; prints its envelope plus `id`, with that envelope's status.
-pub fn call(g: &Globals, stdin: &[u8]) -> (Reply, i32) {
+pub fn call(g: &Globals, stdin: &[u8]) -> (Reply, ExitStatus) {
     let reply = match json::from_slice(stdin) {
         Err(e) => Reply::failure("call", e.into_tool("stdin"), None),
         Ok(p) => match shapes::parse(p.value, p.duplicate) {
-            Ok(c) => reply_to(g, c),
+            Ok(c) => Job::new(g, c).run(g),
             Err(r) => Reply::rejected("call", r),
         },
     };
@@ -315,7 +346,7 @@ fn top_level_elements(b: &[u8]) -> usize {
 
 enum Slot {
     Ready(Reply),
-    Pending(Call, bool), // the call, and whether it only looks
+    Pending(Job, bool), // the call, and whether it only looks
     Taken,
 }
 
@@ -329,7 +360,7 @@ pub type Sink<'a> = &'a mut (dyn FnMut(Reply) + Send);
 /// `batch`: runs the calls, handing each reply to `sink` in order. A batch that cannot be read
 /// has no calls to answer: `Err` is its own single reply. `Ok` is the status: 0 when every
 /// call succeeded, else 1.
-pub fn batch(g: &Globals, stdin: &[u8], sink: Sink) -> std::result::Result<i32, Box<Reply>> {
+pub fn batch(g: &Globals, stdin: &[u8], sink: Sink) -> std::result::Result<ExitStatus, Box<Reply>> {
     let items = batch_items(stdin).map_err(|e| Box::new(Reply::failure("batch", e, None)))?;
     let mut slots: Vec<Slot> = items
         .into_iter()
@@ -341,13 +372,9 @@ pub fn batch(g: &Globals, stdin: &[u8], sink: Sink) -> std::result::Result<i32, 
             )),
             Ok(p) => match shapes::parse(p.value, p.duplicate) {
                 Ok(c) => {
-                    let ro = dispatch::find(&g.policy, &c.name)
-                        .ok()
-                        .filter(|_| !NOT_TOOLS.contains(&c.name.as_str()))
-                        .is_some_and(|r| {
-                            r.is_read_only(c.input.as_ref().unwrap_or(&Value::Object(Map::new())))
-                        });
-                    Slot::Pending(c, ro)
+                    let job = Job::new(g, c);
+                    let ro = job.is_read_only();
+                    Slot::Pending(job, ro)
                 }
                 Err(r) => Slot::Ready(Reply::rejected("batch", r)),
             },
@@ -371,7 +398,11 @@ pub fn batch(g: &Globals, stdin: &[u8], sink: Sink) -> std::result::Result<i32, 
         i = end;
     }
     let out = out.into_inner().unwrap_or_else(|e| e.into_inner());
-    Ok(if out.all_ok { 0 } else { 1 })
+    Ok(if out.all_ok {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Failure
+    })
 }
 
 /// Replies waiting for the ones before them.
@@ -404,7 +435,7 @@ fn run_parallel(g: &Globals, first: usize, slots: &mut [Slot], out: &std::sync::
             .unwrap_or_else(|e| e.into_inner())
             .put(first + k, r)
     };
-    let mut work: Vec<(usize, Mutex<Option<Call>>)> = vec![];
+    let mut work: Vec<(usize, Mutex<Option<Job>>)> = vec![];
     for (k, slot) in slots.iter_mut().enumerate() {
         match std::mem::replace(slot, Slot::Taken) {
             Slot::Ready(r) => put(k, r),
@@ -423,12 +454,12 @@ fn run_parallel(g: &Globals, first: usize, slots: &mut [Slot], out: &std::sync::
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some((k, call)) = work.get(i) else { break };
-                    let call = call
+                    let job = call
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())
                         .take()
                         .expect("each call is taken once");
-                    put(*k, reply_to(g, call));
+                    put(*k, job.run(g));
                 }
             });
         }

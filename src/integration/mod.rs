@@ -3,7 +3,6 @@
 
 pub mod call;
 pub mod mcp;
-pub mod panic;
 pub mod sched;
 pub mod schema;
 pub mod shapes;
@@ -11,15 +10,69 @@ pub mod shapes;
 use crate::context::Globals;
 use crate::envelope::{Envelope, Format, print_value};
 use crate::error::ToolError;
+use crate::exit_status::ExitStatus;
 use call::ResultFormat;
 use clap::{Arg, ArgAction, ArgMatches, Command};
+use loopr_env_vars::EnvVars;
 use serde_json::Value;
 
-pub const COMMANDS: &[&str] = &["schema", "call", "batch", "mcp", "catalog"];
+/// The integration commands, by the word that names each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Schema,
+    Call,
+    Batch,
+    Mcp,
+    Catalog,
+}
 
-pub fn command(name: &str) -> Command {
-    match name {
-        "schema" => Command::new("schema")
+/// An integration command as the command line asks for it, clap's matches read.
+#[derive(Debug)]
+pub enum Request {
+    /// `schema [TOOL…] [--for FLAVOR] [--strict]`
+    Schema {
+        tools: Vec<String>,
+        flavor: schema::Flavor,
+        strict: bool,
+    },
+    /// `call [--result-format F]`: one call on stdin.
+    Call { result_format: ResultFormat },
+    /// `batch [--result-format F]`: many calls on stdin.
+    Batch { result_format: ResultFormat },
+    /// `mcp [--structured]` (or `LOOPR_MCP_STRUCTURED`).
+    Mcp { structured: bool },
+    /// `catalog [--check FILE]`.
+    Catalog { check: Option<String> },
+}
+
+impl Kind {
+    pub const ALL: [Kind; 5] = [
+        Kind::Schema,
+        Kind::Call,
+        Kind::Batch,
+        Kind::Mcp,
+        Kind::Catalog,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Schema => "schema",
+            Kind::Call => "call",
+            Kind::Batch => "batch",
+            Kind::Mcp => "mcp",
+            Kind::Catalog => "catalog",
+        }
+    }
+
+    /// The command a word of argv names, if it names one.
+    pub fn from_word(word: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.name() == word)
+    }
+
+    /// Its clap command: flags, help and examples.
+    pub fn command(self) -> Command {
+        match self {
+        Kind::Schema => Command::new("schema")
             .about("Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)")
             .arg(Arg::new("tools").num_args(0..).value_name("TOOL").help("Only these tools (default: all)"))
             .arg(
@@ -37,15 +90,15 @@ pub fn command(name: &str) -> Command {
                     .help("Schemas valid under OpenAI's strict function calling and Anthropic's strict tool use (every field required, optional ones nullable)"),
             )
             .after_help("Examples:\n  loopr-tool schema --for openai\n  loopr-tool schema read edit --for mcp --pretty\n  loopr-tool schema --strict read edit --for openai-responses"),
-        "call" => Command::new("call")
+        Kind::Call => Command::new("call")
             .about("Run one tool call given on stdin: {\"name\", \"input\", \"id\"?}, a tool_use block, or an OpenAI tool call")
             .arg(result_format())
             .after_help("Examples:\n  echo '{\"name\": \"read\", \"input\": {\"path\": \"README.md\"}, \"id\": \"t1\"}' | loopr-tool call\n  echo '{\"name\": \"Read\", \"input\": {\"file_path\": \"README.md\"}}' | loopr-tool call   (Claude Code's name)\n  echo '{\"type\": \"tool_use\", \"id\": \"toolu_1\", \"name\": \"read\", \"input\": {\"path\": \"README.md\"}}' | loopr-tool call --result-format anthropic"),
-        "batch" => Command::new("batch")
+        Kind::Batch => Command::new("batch")
             .about("Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel")
             .arg(result_format())
             .after_help("Example:\n  echo '[{\"name\":\"read\",\"input\":{\"path\":\"a.rs\"}},{\"name\":\"read\",\"input\":{\"path\":\"b.rs\"}}]' | loopr-tool batch"),
-        "mcp" => Command::new("mcp")
+        Kind::Mcp => Command::new("mcp")
             .about("Serve every tool over the Model Context Protocol on stdio")
             .arg(
                 Arg::new("structured")
@@ -54,7 +107,7 @@ pub fn command(name: &str) -> Command {
                     .help("Declare an outputSchema per tool and add structuredContent {output, data} to results (env LOOPR_MCP_STRUCTURED=1)"),
             )
             .after_help("Register with an MCP client, e.g. Claude Code:\n  claude mcp add loopr -- loopr-tool --root /path/to/project mcp"),
-        "catalog" => Command::new("catalog")
+        Kind::Catalog => Command::new("catalog")
             .about("Print the effective catalog as TOML (defaults merged, profile applied), or check a catalog file")
             .arg(
                 Arg::new("check")
@@ -63,21 +116,66 @@ pub fn command(name: &str) -> Command {
                     .help("Check FILE and list every problem as FILE:LINE:COLUMN: message (exit 2 when there is one)"),
             )
             .after_help("Examples:\n  loopr-tool --config examples/catalog.toml --profile plan catalog\n  loopr-tool catalog --check examples/catalog.toml"),
-        _ => unreachable!("not an integration command: {name}"),
+    }
+    }
+
+    /// What clap matched for this command, as the request to run.
+    pub fn request(self, m: &ArgMatches) -> Request {
+        match self {
+            Kind::Schema => Request::Schema {
+                tools: m
+                    .get_many::<String>("tools")
+                    .map(|v| v.cloned().collect())
+                    .unwrap_or_default(),
+                flavor: schema::Flavor::parse(
+                    m.get_one::<String>("for")
+                        .map_or("anthropic", String::as_str),
+                )
+                .expect("clap checked the value"),
+                strict: m.get_flag("strict"),
+            },
+            Kind::Call => Request::Call {
+                result_format: result_format_of(m),
+            },
+            Kind::Batch => Request::Batch {
+                result_format: result_format_of(m),
+            },
+            Kind::Mcp => Request::Mcp {
+                structured: m.get_flag("structured")
+                    || std::env::var(EnvVars::LOOPR_MCP_STRUCTURED)
+                        .is_ok_and(|v| v == "1" || v == "true"),
+            },
+            Kind::Catalog => Request::Catalog {
+                check: m.get_one::<String>("check").cloned(),
+            },
+        }
+    }
+}
+
+impl Request {
+    /// The command's name (the envelope's `tool` for its own failures).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Request::Schema { .. } => "schema",
+            Request::Call { .. } => "call",
+            Request::Batch { .. } => "batch",
+            Request::Mcp { .. } => "mcp",
+            Request::Catalog { .. } => "catalog",
+        }
     }
 }
 
 /// `catalog` and `catalog --check FILE` (SPEC 19.2, 24.3).
-fn catalog_command(g: &Globals, m: &ArgMatches) -> i32 {
+fn catalog_command(g: &Globals, check: Option<&str>) -> ExitStatus {
     use std::io::Write;
-    let Some(file) = m.get_one::<String>("check") else {
+    let Some(file) = check else {
         let root = g.root.clone().unwrap_or_else(|| ".".into());
         let text = crate::catalog::print::effective(&g.policy, &root);
         let mut out = std::io::stdout().lock();
         return if out.write_all(text.as_bytes()).is_ok() {
-            0
+            ExitStatus::Success
         } else {
-            1
+            ExitStatus::Failure
         };
     };
     let path = std::path::Path::new(file);
@@ -90,7 +188,7 @@ fn catalog_command(g: &Globals, m: &ArgMatches) -> i32 {
             return print_value(
                 &serde_json::json!({"ok": true, "file": file, "problems": []}),
                 g.pretty,
-                0,
+                ExitStatus::Success,
             );
         }
         let err = crate::catalog::problems_error(path, &problems);
@@ -103,11 +201,11 @@ fn catalog_command(g: &Globals, m: &ArgMatches) -> i32 {
     if problems.is_empty() {
         text.push_str(&format!("{file}: ok\n"));
         print!("{text}");
-        return 0;
+        return ExitStatus::Success;
     }
     eprint!("{text}");
     print!("{text}");
-    2
+    ExitStatus::Usage
 }
 
 /// `--result-format` of `call` and `batch` (SPEC 22.3).
@@ -126,27 +224,25 @@ fn result_format_of(m: &ArgMatches) -> ResultFormat {
         .unwrap_or(ResultFormat::Envelope)
 }
 
-fn stdin_or_fail(name: &str, g: &Globals) -> Result<Vec<u8>, i32> {
+fn stdin_or_fail(name: &str, g: &Globals) -> Result<Vec<u8>, ExitStatus> {
     crate::input::read_stdin_bytes()
         .map_err(|e| Envelope::failure(name, e, &[]).print(g.format, g.pretty))
 }
 
-pub fn run(name: &str, g: &Globals, m: &ArgMatches) -> i32 {
-    if matches!(name, "call" | "batch" | "mcp") {
-        panic::isolate_panics();
+/// Runs an integration command under `g`.
+pub fn run(g: &Globals, request: Request) -> ExitStatus {
+    if matches!(
+        request,
+        Request::Call { .. } | Request::Batch { .. } | Request::Mcp { .. }
+    ) {
+        crate::panic_hook::isolate_panics();
     }
-    match name {
-        "schema" => {
-            let flavor = schema::Flavor::parse(
-                m.get_one::<String>("for")
-                    .map_or("anthropic", String::as_str),
-            )
-            .expect("clap checked the value");
-            let strict = m.get_flag("strict");
-            let wanted: Vec<&String> = m
-                .get_many::<String>("tools")
-                .map(|v| v.collect())
-                .unwrap_or_default();
+    match request {
+        Request::Schema {
+            tools: wanted,
+            flavor,
+            strict,
+        } => {
             // Exactly what the catalog offers, under its names (SPEC 19.2).
             let offered = crate::dispatch::offered(&g.policy);
             for w in &wanted {
@@ -164,27 +260,27 @@ pub fn run(name: &str, g: &Globals, m: &ArgMatches) -> i32 {
                 .filter(|r| wanted.is_empty() || wanted.iter().any(|w| w.as_str() == r.name()))
                 .map(|r| schema::offered_definition(r, flavor, strict))
                 .collect();
-            print_value(&Value::Array(defs), g.pretty, 0)
+            print_value(&Value::Array(defs), g.pretty, ExitStatus::Success)
         }
-        "call" => {
+        Request::Call { result_format } => {
             let stdin = match stdin_or_fail("call", g) {
                 Ok(b) => b,
-                Err(code) => return code,
+                Err(status) => return status,
             };
             let (reply, status) = call::call(g, &stdin);
             if g.format == Format::Text {
                 let env = &reply.env;
                 return crate::envelope::print_text(&env.output, env.ok, status);
             }
-            reply.print(g.pretty, status, result_format_of(m))
+            reply.print(g.pretty, status, result_format)
         }
-        "batch" => {
+        Request::Batch { result_format } => {
             let stdin = match stdin_or_fail("batch", g) {
                 Ok(b) => b,
-                Err(code) => return code,
+                Err(status) => return status,
             };
             let out = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout());
-            let mut array = call::ArrayWriter::new(out, g.pretty, result_format_of(m));
+            let mut array = call::ArrayWriter::new(out, g.pretty, result_format);
             let status = {
                 let mut sink = |r: call::Reply| array.push(r);
                 call::batch(g, &stdin, &mut sink)
@@ -197,17 +293,12 @@ pub fn run(name: &str, g: &Globals, m: &ArgMatches) -> i32 {
                 }
                 // A closed stdout (`| head`) is not an error worth a word: the reader has gone.
                 Ok(status) => match array.finish() {
-                    Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => 1,
+                    Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => ExitStatus::Failure,
                     _ => status,
                 },
             }
         }
-        "mcp" => {
-            let structured = m.get_flag("structured")
-                || std::env::var("LOOPR_MCP_STRUCTURED").is_ok_and(|v| v == "1" || v == "true");
-            mcp::serve(g, structured)
-        }
-        "catalog" => catalog_command(g, m),
-        _ => unreachable!(),
+        Request::Mcp { structured } => mcp::serve(g, structured),
+        Request::Catalog { check } => catalog_command(g, check.as_deref()),
     }
 }

@@ -138,33 +138,16 @@ impl Env {
 
     pub fn std_cmd(&self) -> std::process::Command {
         let mut c = std::process::Command::new(bin());
+        // Every variable the binary reads (crates/env-vars) but HOME and PATH; then ours.
+        for var in loopr_env_vars::EnvVars::ALL
+            .iter()
+            .filter(|v| v.cleared_in_tests())
+        {
+            c.env_remove(var.name);
+        }
         c.current_dir(&self.root)
             .env("LOOPR_STATE_DIR", &self.state)
             .env("HOME", self.dir.path());
-        for var in [
-            "LOOPR_ROOT",
-            "LOOPR_SESSION",
-            "LOOPR_NO_SANDBOX",
-            "LOOPR_NO_READ_CHECK",
-            "LOOPR_FORMAT",
-            "LOOPR_FETCH_ALLOW_PRIVATE",
-            "LOOPR_ALLOW_DANGEROUS",
-            "LOOPR_LOCK_TIMEOUT_MS",
-            "LOOPR_DEBUG_PANIC",
-            "LOOPR_MCP_STRUCTURED",
-            "XDG_STATE_HOME",
-            "LOOPR_SEARCH_PROVIDER",
-            "LOOPR_SEARCH_ENDPOINT",
-            "BRAVE_API_KEY",
-            "TAVILY_API_KEY",
-            "SEARXNG_URL",
-            "XDG_CONFIG_HOME",
-            "LOOPR_CONFIG",
-            "LOOPR_PROFILE",
-            "LOOPR_READ_ONLY",
-        ] {
-            c.env_remove(var);
-        }
         c
     }
 

@@ -4,6 +4,7 @@ use crate::control::Control;
 use crate::envelope::Format;
 use crate::error::{Code, Result, ToolError};
 use crate::policy::{Lane, Policy, ToolEntry};
+use loopr_env_vars::EnvVars;
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -86,10 +87,12 @@ pub fn valid_session(s: &str) -> bool {
 /// The default state dir: `$XDG_STATE_HOME/loopr-tool`, else `~/.local/state/loopr-tool`.
 /// `HOME` is read from the environment, never through getpwuid (a static binary's NSS trap).
 fn default_state_dir() -> Result<PathBuf> {
-    if let Some(x) = std::env::var_os("XDG_STATE_HOME").filter(|x| Path::new(x).is_absolute()) {
+    if let Some(x) =
+        std::env::var_os(EnvVars::XDG_STATE_HOME).filter(|x| Path::new(x).is_absolute())
+    {
         return Ok(PathBuf::from(x).join("loopr-tool"));
     }
-    if let Some(home) = std::env::var_os("HOME").filter(|h| Path::new(h).is_absolute()) {
+    if let Some(home) = std::env::var_os(EnvVars::HOME).filter(|h| Path::new(h).is_absolute()) {
         return Ok(PathBuf::from(home).join(".local/state/loopr-tool"));
     }
     Err(
@@ -157,7 +160,7 @@ impl Ctx {
             Some(d) => absolute(d)?,
             None => default_state_dir()?,
         };
-        let lock_wait = std::env::var("LOOPR_LOCK_TIMEOUT_MS")
+        let lock_wait = std::env::var(EnvVars::LOOPR_LOCK_TIMEOUT_MS)
             .ok()
             .and_then(|v| v.parse::<u64>().ok())
             .map(Duration::from_millis)

@@ -5,6 +5,7 @@
 //! stderr for a failure).
 
 use crate::error::ToolError;
+use crate::exit_status::ExitStatus;
 use serde_json::{Map, Value};
 use std::io::{self, BufWriter, Write};
 
@@ -126,7 +127,7 @@ pub struct Envelope {
     pub tool: String,
     pub output: String,
     pub body: Body,
-    pub exit_status: i32,
+    pub exit_status: ExitStatus,
 }
 
 pub enum Body {
@@ -182,7 +183,7 @@ impl Envelope {
                 data: success.data,
                 warnings: warnings.to_vec(),
             },
-            exit_status: 0,
+            exit_status: ExitStatus::Success,
         }
     }
 
@@ -282,7 +283,7 @@ impl Envelope {
     }
 
     /// Prints the envelope and returns the exit status.
-    pub fn print(self, format: Format, pretty: bool) -> i32 {
+    pub fn print(self, format: Format, pretty: bool) -> ExitStatus {
         let status = self.exit_status;
         match format {
             Format::Text => print_text(&self.output, self.ok, status),
@@ -293,7 +294,7 @@ impl Envelope {
 }
 
 /// Prints one JSON value on one line (or indented) and returns `status`.
-pub fn print_value(v: &Value, pretty: bool, status: i32) -> i32 {
+pub fn print_value(v: &Value, pretty: bool, status: ExitStatus) -> ExitStatus {
     print_json(status, |out| {
         if pretty {
             serde_json::to_writer_pretty(out, v)?;
@@ -306,7 +307,10 @@ pub fn print_value(v: &Value, pretty: bool, status: i32) -> i32 {
 
 /// Prints what `write` writes, then a newline, and returns `status`. A closed stdout (`| head`)
 /// is not an error worth a word: the reader has gone.
-pub fn print_json(status: i32, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> i32 {
+pub fn print_json(
+    status: ExitStatus,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> ExitStatus {
     // Large blocks: stdout's own buffer is a LineWriter of 1 KiB, a write call per KiB.
     let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let written = write(&mut out)
@@ -315,12 +319,12 @@ pub fn print_json(status: i32, write: impl FnOnce(&mut dyn Write) -> io::Result<
     match written {
         Ok(()) => status,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => status,
-        Err(_) => 1,
+        Err(_) => ExitStatus::Failure,
     }
 }
 
 /// `--format text`: `output` alone, on stdout for success and on stderr for a failure.
-pub fn print_text(output: &str, ok: bool, status: i32) -> i32 {
+pub fn print_text(output: &str, ok: bool, status: ExitStatus) -> ExitStatus {
     let written = if ok {
         let mut out = io::stdout().lock();
         out.write_all(output.as_bytes()).and_then(|_| out.flush())
@@ -330,6 +334,6 @@ pub fn print_text(output: &str, ok: bool, status: i32) -> i32 {
     match written {
         Ok(()) => status,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => status,
-        Err(_) => 1,
+        Err(_) => ExitStatus::Failure,
     }
 }

@@ -85,8 +85,13 @@ impl Code {
     }
 
     /// Exit status of SPEC §1.3: 2 for bad input or usage, 1 for every other failure.
-    pub fn exit_status(self) -> i32 {
-        if self == Code::InvalidInput { 2 } else { 1 }
+    pub fn exit_status(self) -> crate::exit_status::ExitStatus {
+        use crate::exit_status::ExitStatus;
+        if self == Code::InvalidInput {
+            ExitStatus::Usage
+        } else {
+            ExitStatus::Failure
+        }
     }
 }
 

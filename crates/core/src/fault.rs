@@ -9,6 +9,7 @@
 //! errno makes the process kill itself there (`in_place:SIGKILL`: a write cut short). A test
 //! switch like `LOOPR_DEBUG_PANIC`; unset, each check is one load of a cached `None`.
 
+use loopr_env_vars::EnvVars;
 use std::io;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -46,7 +47,7 @@ fn wanted() -> Option<&'static Wanted> {
     static WANTED: OnceLock<Option<Wanted>> = OnceLock::new();
     WANTED
         .get_or_init(|| {
-            let v = std::env::var("LOOPR_DEBUG_FAIL").ok()?;
+            let v = std::env::var(EnvVars::LOOPR_DEBUG_FAIL).ok()?;
             let mut parts = v.split(':');
             let (step, name) = (parts.next()?, parts.next()?);
             let nth = match parts.next() {

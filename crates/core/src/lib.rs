@@ -16,6 +16,7 @@ pub mod change;
 pub mod context;
 pub mod envelope;
 pub mod error;
+pub mod exit_status;
 pub mod fault;
 pub mod fsx;
 pub mod input;

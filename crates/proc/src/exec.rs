@@ -13,6 +13,7 @@ use super::keeper::{self, Order, Refusal, timespec};
 use super::proc::{self, Exit, ProcId};
 use super::signals::{self, Trap};
 use loopr_control::Control;
+use loopr_env_vars::EnvVars;
 use rustix::event::{PollFd, PollFlags, poll};
 use rustix::process::Signal;
 use std::collections::HashSet;
@@ -75,7 +76,7 @@ pub fn find_shell(name: &str) -> Option<PathBuf> {
         let p = PathBuf::from(name);
         return (p.is_absolute() && is_executable(&p)).then_some(p);
     }
-    let path = std::env::var_os("PATH").unwrap_or_default();
+    let path = std::env::var_os(EnvVars::PATH).unwrap_or_default();
     std::env::split_paths(&path)
         .chain([PathBuf::from("/usr/bin"), PathBuf::from("/bin")])
         .map(|d| d.join(name))

@@ -55,7 +55,7 @@ struct ExecCommand {
     max_output_tokens: Option<u64>,
     shell: Option<String>,
     login: Option<bool>,
-    /// Not Codex's: a catalog's `timeout_ms` for this name (limits::prepare puts run's field
+    /// Not Codex's: a catalog's `timeout_ms` for this name (limits::fill_defaults puts run's field
     /// in), the job's time limit.
     timeout_ms: Option<u64>,
 }

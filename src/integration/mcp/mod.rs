@@ -19,7 +19,7 @@ mod wire;
 use super::sched::Scheduler;
 use crate::context::Globals;
 use crate::control::Control;
-use crate::dispatch::{self, Resolved};
+use crate::dispatch::{self, Prepared};
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 use std::io::BufRead;
@@ -131,7 +131,7 @@ fn worker(queue: &Mutex<mpsc::Receiver<Job>>, idle: &AtomicU64) {
 }
 
 /// Serves until EOF. Returns the process exit status.
-pub fn serve(g: &Globals, structured: bool) -> i32 {
+pub fn serve(g: &Globals, structured: bool) -> crate::exit_status::ExitStatus {
     let server = Arc::new(Server {
         out: Out::stdout(),
         sched: Scheduler::new(),
@@ -171,7 +171,7 @@ pub fn serve(g: &Globals, structured: bool) -> i32 {
         }
         server.handle(&line);
         if server.out.gone() {
-            return 0; // the client has stopped reading
+            return crate::exit_status::ExitStatus::Success; // the client has stopped reading
         }
     }
     // A client that sends its requests and closes stdin still gets every answer.
@@ -182,7 +182,7 @@ pub fn serve(g: &Globals, structured: bool) -> i32 {
             .wait(flight)
             .unwrap_or_else(|e| e.into_inner());
     }
-    0
+    crate::exit_status::ExitStatus::Success
 }
 
 enum Frame {
@@ -507,7 +507,9 @@ impl Server {
             .cloned();
         let control = Arc::new(Control::new());
         // Admitted here, on the reading thread, so the order is the order of the stream.
-        let seq = self.sched.admit(resolved.effect(&args));
+        // The input is parsed here, once: for its place in line and for its run.
+        let prepared = resolved.prepare(&self.policy, args);
+        let seq = self.sched.admit(prepared.effect());
         self.in_flight
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -516,8 +518,7 @@ impl Server {
         let work = Call {
             id,
             seq,
-            resolved,
-            args,
+            prepared,
             token,
             control,
             stateless,
@@ -529,7 +530,7 @@ impl Server {
         let g = self.globals_for_call();
         let envelope = self.sched.wait_turn(c.seq, &c.control).then(|| {
             let ticker = c.token.clone().map(|t| self.tick(t, c.control.clone()));
-            let env = c.resolved.run_with(&g, c.args, c.control.clone());
+            let env = c.prepared.run_with(&g, c.control.clone());
             drop(ticker); // closes the channel: the ticker stops
             env
         });
@@ -579,8 +580,7 @@ impl Server {
 struct Call {
     id: Value,
     seq: u64,
-    resolved: Resolved,
-    args: Value,
+    prepared: Prepared,
     token: Option<Value>,
     control: Arc<Control>,
     stateless: bool,

@@ -13,6 +13,7 @@
 
 use crate::context::Ctx;
 use crate::error::Result;
+use loopr_env_vars::EnvVars;
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::fs::inotify;
 use std::os::fd::OwnedFd;
@@ -89,7 +90,7 @@ impl Watch {
     /// None when inotify cannot be had (or the test switch `LOOPR_DEBUG_NO_INOTIFY=1` asks for
     /// the polling fallback).
     fn new(dir: &Path) -> Option<Watch> {
-        if std::env::var_os("LOOPR_DEBUG_NO_INOTIFY").is_some_and(|v| v == "1") {
+        if std::env::var_os(EnvVars::LOOPR_DEBUG_NO_INOTIFY).is_some_and(|v| v == "1") {
             return None;
         }
         let flags = inotify::CreateFlags::CLOEXEC | inotify::CreateFlags::NONBLOCK;

@@ -5,6 +5,7 @@
 use super::confine::{self, Confinement, Mode};
 use crate::context::Ctx;
 use crate::error::{Code, Result, ToolError};
+use loopr_env_vars::EnvVars;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -52,7 +53,7 @@ pub fn given_floor(ctx: &Ctx) -> Mode {
 /// `[run] writable_roots` (SPEC 24.7): more directories `workspace-write` may write (a
 /// toolchain's cache); relative ones are under the root, `~/` is HOME.
 fn writable_roots(ctx: &Ctx) -> Vec<PathBuf> {
-    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let home = std::env::var_os(EnvVars::HOME).map(PathBuf::from);
     ctx.policy
         .catalog
         .run

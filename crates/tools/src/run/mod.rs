@@ -29,6 +29,7 @@ use capture::{Capture, Captured};
 use confine::Mode;
 use exec::{Outcome, Spec};
 use isolation::{Fallback, Isolation};
+use loopr_env_vars::EnvVars;
 use proc::{Exit, ProcId};
 use record::{Job, State};
 use schemars::JsonSchema;
@@ -354,7 +355,7 @@ fn guard_places(ctx: &Ctx, cwd: &std::path::Path, env: &[(String, String)]) -> g
         .map(|(_, v)| v.clone());
     let homes = given
         .into_iter()
-        .chain(std::env::var("HOME").ok())
+        .chain(std::env::var(EnvVars::HOME).ok())
         .filter(|h| h.starts_with('/'))
         .map(|h| real(std::path::Path::new(&h)))
         .collect();

@@ -10,6 +10,7 @@
 //! names none), so a key is never sent to a provider it was not written for.
 
 use crate::error::{Result, ToolError};
+use loopr_env_vars::EnvVars;
 use url::Url;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,8 +56,8 @@ impl Provider {
     /// The variable holding this provider's key, if it takes one.
     pub fn key_var(self) -> Option<&'static str> {
         match self {
-            Provider::Brave => Some("BRAVE_API_KEY"),
-            Provider::Tavily => Some("TAVILY_API_KEY"),
+            Provider::Brave => Some(EnvVars::BRAVE_API_KEY),
+            Provider::Tavily => Some(EnvVars::TAVILY_API_KEY),
             Provider::DuckDuckGo | Provider::Searxng => None,
         }
     }
@@ -155,11 +156,14 @@ pub fn choose(
             .hint(format!("Set {source} to one of: {NAMES}."))
         })
     };
-    let provider = match (env("LOOPR_SEARCH_PROVIDER"), catalog.provider.clone()) {
-        (Some(v), _) => named(v, "LOOPR_SEARCH_PROVIDER")?,
+    let provider = match (
+        env(EnvVars::LOOPR_SEARCH_PROVIDER),
+        catalog.provider.clone(),
+    ) {
+        (Some(v), _) => named(v, EnvVars::LOOPR_SEARCH_PROVIDER)?,
         (None, Some(v)) => named(v, "the catalog's [search] provider")?,
-        (None, None) if env("BRAVE_API_KEY").is_some() => Provider::Brave,
-        (None, None) if env("TAVILY_API_KEY").is_some() => Provider::Tavily,
+        (None, None) if env(EnvVars::BRAVE_API_KEY).is_some() => Provider::Brave,
+        (None, None) if env(EnvVars::TAVILY_API_KEY).is_some() => Provider::Tavily,
         (None, None) => Provider::DuckDuckGo,
     };
     // The catalog's endpoint and key belong to the provider it names.
@@ -174,15 +178,15 @@ pub fn choose(
             .filter(|s| !s.is_empty())
     };
     let (base, source) = match (
-        env("LOOPR_SEARCH_ENDPOINT"),
+        env(EnvVars::LOOPR_SEARCH_ENDPOINT),
         from_catalog(&catalog.endpoint),
         (provider == Provider::Searxng)
-            .then(|| env("SEARXNG_URL"))
+            .then(|| env(EnvVars::SEARXNG_URL))
             .flatten(),
     ) {
-        (Some(e), _, _) => (e, "LOOPR_SEARCH_ENDPOINT"),
+        (Some(e), _, _) => (e, EnvVars::LOOPR_SEARCH_ENDPOINT),
         (None, Some(e), _) => (e, "the catalog's [search] endpoint"),
-        (None, None, Some(e)) => (e, "SEARXNG_URL"),
+        (None, None, Some(e)) => (e, EnvVars::SEARXNG_URL),
         (None, None, None) => match provider.default_base() {
             Some(b) => (b.to_string(), "the default"),
             None => {

@@ -2,11 +2,15 @@
 //! never disagree with the binary. The committed copies under completions/ and man/ are checked
 //! against this output by the test suite.
 //!
-//! ```sh
+//! ```text
 //! loopr-tool generate all --out-dir .      # completions/ and man/
 //! loopr-tool generate bash                 # one script on stdout
 //! ```
+//!
+//! It is handed the full command line (`cli::full_command`) rather than asking for it, so this
+//! module imports nothing of the CLI that runs it.
 
+use crate::exit_status::ExitStatus;
 use clap::{Arg, ArgMatches, Command};
 use clap_complete::Shell;
 use std::io::Write;
@@ -33,13 +37,35 @@ pub fn command() -> Command {
         )
 }
 
-/// The CLI as users see it: hidden commands (this one) left out, which clap_complete would
-/// otherwise include (clap#1335).
-fn visible_command() -> Command {
-    let full = crate::cli::full_command();
-    let mut c = Command::new("loopr-tool")
-        .version(env!("CARGO_PKG_VERSION"))
-        .about(crate::cli::ABOUT);
+/// What `generate` was asked for.
+#[derive(Debug)]
+pub struct Request {
+    /// A shell's name, `man` or `all`.
+    what: String,
+    out_dir: Option<PathBuf>,
+}
+
+/// What clap matched for `generate`.
+pub fn request(m: &ArgMatches) -> Request {
+    Request {
+        what: m
+            .get_one::<String>("what")
+            .cloned()
+            .unwrap_or_else(|| "all".to_string()),
+        out_dir: m.get_one::<String>("out-dir").map(PathBuf::from),
+    }
+}
+
+/// The CLI as users see it (`full`, every tool and command): hidden commands (this one) left
+/// out, which clap_complete would otherwise include (clap#1335).
+fn visible_command(full: &Command) -> Command {
+    let mut c = Command::new("loopr-tool").version(env!("CARGO_PKG_VERSION"));
+    if let Some(about) = full.get_about() {
+        c = c.about(about.clone());
+    }
+    if let Some(after) = full.get_after_long_help() {
+        c = c.after_long_help(after.clone());
+    }
     for a in full.get_arguments().filter(|a| !a.is_hide_set()) {
         c = c.arg(a.clone());
     }
@@ -60,15 +86,15 @@ fn shell(name: &str) -> Option<Shell> {
     }
 }
 
-pub fn completion(sh: Shell) -> Vec<u8> {
+fn completion(full: &Command, sh: Shell) -> Vec<u8> {
     let mut buf = vec![];
-    clap_complete::generate(sh, &mut visible_command(), "loopr-tool", &mut buf);
+    clap_complete::generate(sh, &mut visible_command(full), "loopr-tool", &mut buf);
     buf
 }
 
 /// `(file name, contents)` of every man page: loopr-tool.1 and loopr-tool-TOOL.1.
-pub fn man_pages() -> Vec<(String, Vec<u8>)> {
-    let top = visible_command();
+fn man_pages(full: &Command) -> Vec<(String, Vec<u8>)> {
+    let top = visible_command(full);
     let mut pages = vec![];
     let mut buf = vec![];
     clap_mangen::Man::new(top.clone())
@@ -87,7 +113,7 @@ pub fn man_pages() -> Vec<(String, Vec<u8>)> {
 }
 
 /// Every generated file, by path relative to the output directory.
-pub fn all_files() -> Vec<(PathBuf, Vec<u8>)> {
+fn all_files(full: &Command) -> Vec<(PathBuf, Vec<u8>)> {
     let mut files = vec![];
     for (sh, file) in [
         (Shell::Bash, "loopr-tool.bash"),
@@ -96,22 +122,19 @@ pub fn all_files() -> Vec<(PathBuf, Vec<u8>)> {
         (Shell::Elvish, "loopr-tool.elv"),
         (Shell::PowerShell, "_loopr-tool.ps1"),
     ] {
-        files.push((Path::new("completions").join(file), completion(sh)));
+        files.push((Path::new("completions").join(file), completion(full, sh)));
     }
-    for (name, page) in man_pages() {
+    for (name, page) in man_pages(full) {
         files.push((Path::new("man").join(name), page));
     }
     files
 }
 
-pub fn run(m: &ArgMatches) -> i32 {
-    let what = m
-        .get_one::<String>("what")
-        .map(String::as_str)
-        .unwrap_or("all");
-    let out_dir = m.get_one::<String>("out-dir").map(PathBuf::from);
-    let result = match (what, out_dir) {
-        (_, Some(dir)) => all_files()
+/// Writes what `request` asks for, made from `full`, the whole command line.
+pub fn run(request: &Request, full: &Command) -> ExitStatus {
+    let what = request.what.as_str();
+    let result = match (what, &request.out_dir) {
+        (_, Some(dir)) => all_files(full)
             .into_iter()
             .filter(|(p, _)| match what {
                 "all" => true,
@@ -123,17 +146,18 @@ pub fn run(m: &ArgMatches) -> i32 {
                 std::fs::create_dir_all(path.parent().expect("has a parent"))?;
                 std::fs::write(path, bytes)
             }),
-        ("man", None) => std::io::stdout().write_all(&man_pages().remove(0).1),
+        ("man", None) => std::io::stdout().write_all(&man_pages(full).remove(0).1),
         ("all", None) => Err(std::io::Error::other("`generate all` needs --out-dir DIR")),
         (sh, None) => {
-            std::io::stdout().write_all(&completion(shell(sh).expect("clap checked the value")))
+            let sh = shell(sh).expect("clap checked the value");
+            std::io::stdout().write_all(&completion(full, sh))
         }
     };
     match result {
-        Ok(()) => 0,
+        Ok(()) => ExitStatus::Success,
         Err(e) => {
             eprintln!("loopr-tool generate: {e}");
-            1
+            ExitStatus::Failure
         }
     }
 }

@@ -1,5 +1,5 @@
-//! What a panic prints: a bug still answers with an envelope (SPEC 16.2, 23.1). The pipeline's:
-//! the CLI sets the context of its one call, `call`, `batch` and `mcp` isolate each call.
+//! The panic hook (SPEC 16.2, 23.1): a panic is a bug, but the caller still gets an envelope.
+//! A module of its own below the CLI, so the CLI and `generate` do not meet through it.
 
 use crate::envelope::{Envelope, Format};
 use crate::error::ToolError;
@@ -26,7 +26,7 @@ pub fn isolate_panics() {
 /// A panic is a bug, but the caller still gets an envelope (SPEC 16.2): `internal_error`, exit 1.
 /// Under `call`, `batch` and `mcp` the hook only logs: the stack unwinds to the call's catch
 /// (dispatch), which answers that call alone.
-pub fn install_hook() {
+pub fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
         if ISOLATE_PANICS.load(Ordering::SeqCst) {
             eprintln!("loopr-tool: a call hit a bug: {info}");
@@ -43,7 +43,7 @@ pub fn install_hook() {
         let err = ToolError::internal(msg)
             .hint("This is a bug in loopr-tool; please report it with the input that caused it.");
         let format = if text { Format::Text } else { Format::Json };
-        Envelope::failure(&tool, err, &[]).print(format, pretty);
-        std::process::exit(1);
+        let status = Envelope::failure(&tool, err, &[]).print(format, pretty);
+        std::process::exit(status.code());
     }));
 }
