@@ -1,6 +1,6 @@
 """Drives `loopr-tool mcp` with the official MCP Python SDK's stdio client.
 
-Usage: client.py BIN ROOT STATE_DIR. Prints one JSON report on stdout for tests/mcp_client.rs.
+Usage: client.py BIN ROOT STATE_DIR. Prints one JSON report on stdout for tests/mcp/mcp_client.rs.
 Every tool the server lists is called once with the sample input below; a listed tool without
 a sample is reported, so a new tool cannot slip past this test.
 """
@@ -102,7 +102,7 @@ async def main(binary, root, state):
     params = StdioServerParameters(
         command=binary,
         # --structured: this script also checks the structured results (structuredContent
-        # {output, data}); the default, text only, is checked by tests/integration.rs.
+        # {output, data}); the default, text only, is checked by tests/integration/integration.rs.
         args=["--root", root, "--session", "mcp-client", "mcp", "--structured"],
         # fetch refuses loopback unless allowed; the sample page is on loopback.
         # search goes to a SearXNG stand-in on the same local server.

@@ -1,4 +1,4 @@
-"""pydantic-ai's MCP client against `loopr-tool mcp`, for tests/mcp_pydantic_ai.rs.
+"""pydantic-ai's MCP client against `loopr-tool mcp`, for tests/mcp/mcp_pydantic_ai.rs.
 
 Usage: pydantic_ai_agent.py BIN ROOT STATE_DIR. For each mode (`mcp`, `mcp --structured`) an
 Agent runs twice with pydantic-ai's TestModel, which calls tools with arguments it generates

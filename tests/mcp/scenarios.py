@@ -1,7 +1,7 @@
 """SPEC 22.1's MCP behaviours, driven by the official MCP Python SDK (PyPI `mcp`) over stdio.
 
 Usage: scenarios.py SCENARIO BIN ROOT STATE_DIR. Prints one JSON report on stdout for
-tests/mcp_client.rs, which makes the assertions; this script only measures and records, and
+tests/mcp/mcp_behaviour.rs, which makes the assertions; this script only measures and records, and
 never hangs: every wait is bounded, and a call that does not come back in time is reported as
 such (so a server without a feature fails the test instead of stalling the suite).
 

@@ -1,0 +1,129 @@
+//! `edit` end to end on big inputs (SPEC §4, §7, 16.1): the output cap, long lines, and the
+//! closest-region search on a large file.
+
+use serde_json::{Value, json};
+use testkit::{Env, Out};
+
+fn edit(env: &Env, input: Value) -> Out {
+    env.call("edit", input)
+}
+
+#[test]
+fn a_large_change_is_cut_at_the_cap_with_a_last_line_saying_so() {
+    let env = Env::new();
+    let body: String = (0..5000).map(|i| format!("item {i}: old\n")).collect();
+    env.write_file("big.txt", &body);
+    env.read("big.txt");
+    let out = edit(
+        &env,
+        json!({"path": "big.txt", "old_string": "old", "new_string": "new", "replace_all": true}),
+    );
+    out.assert_ok();
+    assert_eq!(out.data()["replacements"], 5000);
+    assert_eq!(out.data()["truncated"], true);
+    assert!(out.output().chars().count() <= 30_000);
+    let last = out.output().lines().last().unwrap();
+    assert!(last.starts_with("(listing cut; read big.txt"), "{last}");
+    // data keeps the whole diff
+    assert_eq!(
+        out.data()["diff"]
+            .as_str()
+            .unwrap()
+            .matches("\n+item")
+            .count(),
+        5000
+    );
+    // a dry run's diff is cut the same way
+    let out = edit(
+        &env,
+        json!({"path": "big.txt", "old_string": "new", "new_string": "old", "replace_all": true, "dry_run": true}),
+    );
+    out.assert_ok();
+    assert_eq!(out.data()["truncated"], true);
+    assert!(out.output().chars().count() <= 30_000);
+    assert!(
+        out.output()
+            .ends_with("; data.diff holds the whole diff)\n"),
+        "{}",
+        &out.output()[out.output().len() - 100..]
+    );
+    assert!(out.data().get("warnings").is_none());
+}
+
+#[test]
+fn long_lines_are_shown_cut_as_read_shows_them() {
+    let env = Env::new();
+    let long = "y".repeat(2500);
+    env.write_file("long.txt", format!("short\n{long}\n"));
+    env.read("long.txt");
+    let out = edit(
+        &env,
+        json!({"path": "long.txt", "old_string": "short", "new_string": "tiny"}),
+    );
+    out.assert_ok();
+    let read = env.call("read", json!({"path": "long.txt"}));
+    let shown: Vec<&str> = out.output().lines().skip(1).collect();
+    let by_read: Vec<&str> = read.output().lines().collect();
+    assert_eq!(shown, by_read);
+    assert!(shown[1].ends_with("… [line truncated: 2500 chars]"));
+}
+
+#[test]
+fn the_closest_region_is_found_quickly_in_a_large_file() {
+    let env = Env::new();
+    let names = ["alpha", "beta", "gamma", "delta", "config", "value"];
+    let lines: Vec<String> = (0..100_000)
+        .map(|i| {
+            format!(
+                "    let {}_{} = {}.process({i});",
+                names[i % 6],
+                i % 977,
+                names[(i / 6) % 6]
+            )
+        })
+        .collect();
+    env.write_file("big.rs", lines.join("\n") + "\n");
+    env.read("big.rs");
+    let old = lines[60_000..60_020]
+        .join("\n")
+        .replacen("process", "procss", 1);
+    let start = std::time::Instant::now();
+    let out = edit(
+        &env,
+        json!({"path": "big.rs", "old_string": old, "new_string": "x"}),
+    );
+    let took = start.elapsed();
+    out.assert_err("no_match");
+    let c = &out.json["error"]["closest"];
+    assert_eq!(
+        (c["start_line"].as_u64(), c["end_line"].as_u64()),
+        (Some(60_001), Some(60_020))
+    );
+    assert_eq!(c["similarity"], 0.99);
+    // about 0.1 s in a release build and 1 s in a debug one; a quadratic search would take
+    // minutes
+    assert!(took < std::time::Duration::from_secs(20), "{took:?}");
+}
+
+#[test]
+fn many_long_ambiguous_occurrences_stay_under_the_cap() {
+    let env = Env::new();
+    let line = format!("call({});\n", "z".repeat(3000));
+    env.write_file("amb.txt", line.repeat(100));
+    env.read("amb.txt");
+    let out = edit(
+        &env,
+        json!({"path": "amb.txt", "old_string": "call(", "new_string": "run("}),
+    );
+    out.assert_err("ambiguous_match");
+    assert!(out.output().chars().count() <= 30_000);
+    assert_eq!(out.json["error"]["count"], 100);
+    assert_eq!(out.json["error"]["lines"].as_array().unwrap().len(), 100);
+    assert!(
+        out.output().contains(", 20, and 80 more;"),
+        "{}",
+        &out.output()[..300]
+    );
+    assert!(out.output().contains("… [line truncated: 3007 chars]"));
+    assert!(out.output().contains("\n(and "));
+}

@@ -1,0 +1,11 @@
+//! `loopr-tool mcp` as a live server, and driven by clients no one here wrote (the MCP Python SDK,
+//! pydantic-ai, the MCP Inspector), and every alias replayed from its agent's own schema. The
+//! clients are installed by `clients`.
+
+mod agent_schemas;
+mod clients;
+mod mcp;
+mod mcp_behaviour;
+mod mcp_client;
+mod mcp_inspector;
+mod mcp_pydantic_ai;

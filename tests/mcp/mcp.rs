@@ -1,0 +1,559 @@
+//! `mcp` as a live server (SPEC 22.1, 23.1, 24.5): one process spoken to line by line while it
+//! runs, so the tests can see what arrives when — a read answered while a run is still going,
+//! no answer for a cancelled call, progress while a call runs, a roots request. The official
+//! SDK clients are driven in tests/mcp/mcp_client.rs; this file checks the wire itself.
+
+use testkit::server;
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+use testkit::Env;
+
+struct Server {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<(Instant, Value)>,
+    /// Everything received so far, with when it came.
+    seen: Vec<(Instant, Value)>,
+}
+
+impl Server {
+    fn start(env: &Env, args: &[&str], vars: &[(&str, &str)]) -> Server {
+        let mut cmd = env.std_cmd();
+        cmd.args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        for (k, v) in vars {
+            cmd.env(k, v);
+        }
+        let mut child = cmd.spawn().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                let v: Value = serde_json::from_str(&line).expect("only JSON-RPC on stdout");
+                if tx.send((Instant::now(), v)).is_err() {
+                    break;
+                }
+            }
+        });
+        Server {
+            stdin: child.stdin.take(),
+            child,
+            lines,
+            seen: vec![],
+        }
+    }
+
+    fn send(&mut self, msg: Value) {
+        let stdin = self.stdin.as_mut().unwrap();
+        writeln!(stdin, "{msg}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn call(&mut self, id: i64, name: &str, args: Value) {
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": name, "arguments": args}}));
+    }
+
+    /// Waits for the first message, new or already seen, that `pick` accepts.
+    fn wait_for(&mut self, what: &str, pick: impl Fn(&Value) -> bool) -> (Instant, Value) {
+        if let Some(hit) = self.seen.iter().find(|(_, v)| pick(v)) {
+            return hit.clone();
+        }
+        let stop = Instant::now() + Duration::from_secs(20);
+        loop {
+            let left = stop.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(m) => {
+                    self.seen.push(m.clone());
+                    if pick(&m.1) {
+                        return m;
+                    }
+                }
+                Err(_) => panic!("no {what} within 20 s; seen: {:?}", self.seen),
+            }
+        }
+    }
+
+    fn response(&mut self, id: i64) -> (Instant, Value) {
+        self.wait_for(&format!("response {id}"), |v| v["id"] == id)
+    }
+
+    /// Collects whatever arrives in `d`.
+    fn idle(&mut self, d: Duration) {
+        let stop = Instant::now() + d;
+        loop {
+            match self
+                .lines
+                .recv_timeout(stop.saturating_duration_since(Instant::now()))
+            {
+                Ok(m) => self.seen.push(m),
+                Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => return,
+            }
+        }
+    }
+
+    /// Closes stdin and waits for the exit status.
+    fn close(mut self) -> i32 {
+        drop(self.stdin.take());
+        self.child.wait().unwrap().code().unwrap_or(-1)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn text(r: &Value) -> &str {
+    r["result"]["content"][0]["text"].as_str().unwrap_or("")
+}
+
+/// Processes whose command line or environment holds `marker` (a test's own), from /proc: not
+/// the tool's own count.
+fn alive_with(marker: &str) -> Vec<u32> {
+    let mut found = vec![];
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = e.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        for f in ["cmdline", "environ"] {
+            let hit = std::fs::read(e.path().join(f))
+                .is_ok_and(|b| b.windows(marker.len()).any(|w| w == marker.as_bytes()));
+            let zombie = std::fs::read_to_string(e.path().join("stat")).is_ok_and(|s| {
+                s.rsplit(')')
+                    .next()
+                    .is_some_and(|r| r.trim_start().starts_with('Z'))
+            });
+            if hit && !zombie {
+                found.push(pid);
+                break;
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn results_carry_the_text_and_structured_mode_adds_it_with_data() {
+    let env = Env::new();
+    env.write_file("a.txt", "alpha\n");
+    let mut s = Server::start(&env, &["mcp"], &[]);
+    s.send(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
+    s.call(2, "read", json!({"path": "a.txt"}));
+    let list = s.response(1).1;
+    let tools = list["result"]["tools"].as_array().unwrap();
+    let read = tools.iter().find(|t| t["name"] == "read").unwrap();
+    assert_eq!(
+        read["_meta"],
+        json!({"anthropic/alwaysLoad": true, "anthropic/maxResultSizeChars": 100_000})
+    );
+    assert!(tools.iter().all(|t| t.get("outputSchema").is_none()));
+    let grep = tools.iter().find(|t| t["name"] == "grep").unwrap();
+    assert_eq!(grep["_meta"]["anthropic/maxResultSizeChars"], 20_000);
+    let r = s.response(2).1;
+    assert_eq!(
+        r["result"],
+        json!({"content": [{"type": "text", "text": "     1\talpha\n"}], "isError": false})
+    );
+    assert_eq!(s.close(), 0);
+
+    for (args, vars) in [
+        (&["mcp", "--structured"][..], &[][..]),
+        (&["mcp"][..], &[("LOOPR_MCP_STRUCTURED", "1")][..]),
+    ] {
+        let mut s = Server::start(&env, args, vars);
+        s.send(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
+        s.call(2, "read", json!({"path": "a.txt"}));
+        s.call(3, "read", json!({"path": "missing.txt"}));
+        let list = s.response(1).1;
+        let tools = list["result"]["tools"].as_array().unwrap();
+        assert!(
+            tools
+                .iter()
+                .all(|t| t["outputSchema"]["required"] == json!(["output"]))
+        );
+        let ok = s.response(2).1;
+        assert_eq!(
+            ok["result"]["structuredContent"]["output"],
+            "     1\talpha\n"
+        );
+        assert_eq!(ok["result"]["structuredContent"]["data"]["total_lines"], 1);
+        let failed = s.response(3).1;
+        assert_eq!(failed["result"]["isError"], true);
+        assert_eq!(
+            failed["result"]["structuredContent"]["error"]["code"],
+            "not_found"
+        );
+        assert_eq!(
+            failed["result"]["structuredContent"]["output"],
+            text(&failed)
+        );
+    }
+}
+
+#[test]
+fn a_read_is_answered_while_a_run_goes_on() {
+    let env = Env::new();
+    env.write_file("a.txt", "alpha\n");
+    let mut s = Server::start(&env, &["mcp"], &[]);
+    let start = Instant::now();
+    s.call(1, "run", json!({"command": "sleep 2; echo slept"}));
+    for id in 2..=6 {
+        s.call(id, "read", json!({"path": "a.txt"}));
+    }
+    let (run_at, run) = s.response(1);
+    assert!(text(&run).starts_with("slept\n"), "{run}");
+    for id in 2..=6 {
+        let (at, r) = s.response(id);
+        assert_eq!(text(&r), "     1\talpha\n");
+        assert!(at < run_at, "read {id} answered after the run");
+        assert!(at - start < Duration::from_millis(1500), "read {id} waited");
+    }
+}
+
+#[test]
+fn file_changes_keep_their_order_and_reads_wait_for_them() {
+    let env = Env::new();
+    let mut s = Server::start(&env, &["--no-read-check", "mcp"], &[]);
+    // Sent at once: the edit must see the write, the read must see the edit.
+    s.call(1, "write", json!({"path": "f.txt", "content": "one\n"}));
+    s.call(
+        2,
+        "edit",
+        json!({"path": "f.txt", "old_string": "one", "new_string": "two"}),
+    );
+    s.call(3, "read", json!({"path": "f.txt"}));
+    assert_eq!(s.response(1).1["result"]["isError"], false);
+    assert_eq!(s.response(2).1["result"]["isError"], false, "{:?}", s.seen);
+    assert_eq!(text(&s.response(3).1), "     1\ttwo\n");
+}
+
+#[test]
+fn a_cancelled_run_ends_its_tree_and_gets_no_answer() {
+    let env = Env::new();
+    let marker = format!("loopr-cancel-{}", std::process::id());
+    let mut s = Server::start(&env, &["mcp"], &[]);
+    s.call(
+        1,
+        "run",
+        json!({"command": "sleep 60 & sleep 60; wait", "env": {"MARK": marker}}),
+    );
+    let stop = Instant::now() + Duration::from_secs(10);
+    while alive_with(&marker).len() < 2 {
+        assert!(Instant::now() < stop, "the run never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    s.send(json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1, "reason": "user"}}));
+    let stop = Instant::now() + Duration::from_secs(5);
+    while !alive_with(&marker).is_empty() {
+        assert!(
+            Instant::now() < stop,
+            "still alive: {:?}",
+            alive_with(&marker)
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The server still serves, and never answers the cancelled request.
+    s.send(json!({"jsonrpc": "2.0", "id": 2, "method": "ping"}));
+    s.response(2);
+    s.idle(Duration::from_millis(500));
+    assert!(
+        s.seen.iter().all(|(_, v)| v["id"] != 1),
+        "answered: {:?}",
+        s.seen
+    );
+    // A cancel for a request that is not in flight changes nothing.
+    s.send(
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 99}}),
+    );
+    s.call(3, "run", json!({"command": "echo after"}));
+    assert!(text(&s.response(3).1).starts_with("after\n"));
+}
+
+#[test]
+fn a_call_waiting_its_turn_can_be_cancelled_too() {
+    let env = Env::new();
+    let mut s = Server::start(&env, &["mcp"], &[]);
+    s.call(1, "run", json!({"command": "sleep 1"}));
+    s.call(2, "run", json!({"command": "touch ran.txt"}));
+    s.send(
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 2}}),
+    );
+    s.response(1);
+    s.idle(Duration::from_millis(500));
+    assert!(s.seen.iter().all(|(_, v)| v["id"] != 2));
+    assert!(!env.path("ran.txt").exists(), "the cancelled call ran");
+}
+
+#[test]
+fn progress_arrives_while_a_run_prints() {
+    let env = Env::new();
+    let mut s = Server::start(&env, &["mcp"], &[]);
+    s.send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "run",
+            "arguments": {"command": "for i in 1 2 3; do echo line$i; sleep 1; done"},
+            "_meta": {"progressToken": "tok"},
+        }}),
+    );
+    let (done_at, r) = s.response(1);
+    assert!(text(&r).starts_with("line1\nline2\nline3\n"));
+    let progress: Vec<&Value> = s
+        .seen
+        .iter()
+        .filter(|(at, v)| v["method"] == "notifications/progress" && *at < done_at)
+        .map(|(_, v)| &v["params"])
+        .collect();
+    assert!(progress.len() >= 2, "{progress:?}");
+    assert!(progress.iter().all(|p| p["progressToken"] == "tok"));
+    let amounts: Vec<u64> = progress
+        .iter()
+        .map(|p| p["progress"].as_u64().unwrap())
+        .collect();
+    assert!(amounts.windows(2).all(|w| w[0] < w[1]), "{amounts:?}");
+    assert!(
+        progress
+            .iter()
+            .any(|p| p["message"].as_str().unwrap().contains("last line: line")),
+        "{progress:?}"
+    );
+    // A call without a token hears nothing.
+    s.call(2, "run", json!({"command": "sleep 1.5"}));
+    let before = s.seen.len();
+    s.response(2);
+    assert!(
+        s.seen[before..]
+            .iter()
+            .all(|(_, v)| v["method"] != "notifications/progress")
+    );
+}
+
+#[test]
+fn a_panicking_call_is_answered_in_its_slot_and_the_server_goes_on() {
+    let env = Env::new();
+    env.write_file("a.txt", "alpha\n");
+    let mut s = Server::start(&env, &["mcp"], &[("LOOPR_DEBUG_PANIC", "grep")]);
+    s.call(1, "grep", json!({"pattern": "alpha"}));
+    s.call(2, "read", json!({"path": "a.txt"}));
+    let r = s.response(1).1;
+    assert_eq!(r["result"]["isError"], true);
+    assert!(text(&r).contains("bug"), "{r}");
+    assert_eq!(text(&s.response(2).1), "     1\talpha\n");
+    s.call(3, "grep", json!({"pattern": "alpha"}));
+    assert_eq!(s.response(3).1["result"]["isError"], true);
+    assert_eq!(s.close(), 0);
+}
+
+#[test]
+fn batch_and_call_answer_a_panic_in_its_slot() {
+    let env = Env::new();
+    env.write_file("a.txt", "alpha\n");
+    let mut c = env.cmd();
+    c.arg("batch")
+        .env("LOOPR_DEBUG_PANIC", "grep")
+        .write_stdin(r#"[{"name":"read","input":{"path":"a.txt"}},{"name":"grep","input":{"pattern":"a"}},{"name":"read","input":{"path":"a.txt"}}]"#);
+    let out = c.output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let items = v.as_array().unwrap();
+    assert_eq!(items.len(), 3);
+    assert_eq!(items[0]["ok"], true);
+    assert_eq!(items[1]["error"]["code"], "internal_error");
+    assert_eq!(items[1]["tool"], "grep");
+    assert_eq!(items[2]["output"], "     1\talpha\n");
+
+    let mut c = env.cmd();
+    c.arg("call")
+        .env("LOOPR_DEBUG_PANIC", "all")
+        .write_stdin(r#"{"name":"read","input":{"path":"a.txt"},"id":"x"}"#);
+    let out = c.output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["error"]["code"], "internal_error");
+    assert_eq!(v["id"], "x");
+}
+
+#[test]
+fn without_a_root_the_clients_first_root_is_the_sandbox() {
+    let env = Env::new();
+    let project = env.path("project");
+    let other = env.path("other");
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::write(project.join("in.txt"), "inside\n").unwrap();
+    // The server starts in env.root (cwd), with no --root: the client's root wins.
+    let mut s = Server::start(&env, &["mcp"], &[]);
+    s.send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {"roots": {"listChanged": true}},
+        "clientInfo": {"name": "t", "version": "0"}}}),
+    );
+    s.response(1);
+    s.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let (_, ask) = s.wait_for("roots/list", |v| v["method"] == "roots/list");
+    s.call(2, "read", json!({"path": "in.txt"}));
+    s.idle(Duration::from_millis(200));
+    assert!(
+        s.seen.iter().all(|(_, v)| v["id"] != 2),
+        "the call waits for the roots"
+    );
+    s.send(
+        json!({"jsonrpc": "2.0", "id": ask["id"], "result": {"roots": [
+            {"uri": format!("file://{}", project.display()), "name": "p"},
+            {"uri": format!("file://{}", other.display())},
+        ]}}),
+    );
+    assert_eq!(text(&s.response(2).1), "     1\tinside\n");
+    let (_, warning) = s.wait_for("a warning", |v| v["method"] == "notifications/message");
+    assert_eq!(warning["params"]["level"], "warning");
+    assert!(
+        warning["params"]["data"]
+            .as_str()
+            .unwrap()
+            .contains(&other.display().to_string())
+    );
+    // list_changed asks again, and the new root applies.
+    s.send(json!({"jsonrpc": "2.0", "method": "notifications/roots/list_changed"}));
+    let asked = s.seen.len();
+    let (_, ask2) = s.wait_for("a second roots/list", |v| {
+        v["method"] == "roots/list" && v["id"] != ask["id"]
+    });
+    assert!(s.seen.len() > asked);
+    s.send(
+        json!({"jsonrpc": "2.0", "id": ask2["id"], "result": {"roots": [
+        {"uri": format!("file://{}", other.display())}]}}),
+    );
+    s.call(3, "read", json!({"path": "in.txt"}));
+    let r = s.response(3).1;
+    assert_eq!(
+        r["result"]["isError"], true,
+        "in.txt is not under the new root"
+    );
+
+    // With --root, the client's roots are not asked for.
+    let mut s = Server::start(&env, &["--root", "project", "mcp"], &[]);
+    s.send(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {"roots": {}}, "clientInfo": {"name": "t", "version": "0"}}}));
+    s.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    s.call(2, "read", json!({"path": "in.txt"}));
+    assert_eq!(text(&s.response(2).1), "     1\tinside\n");
+    assert!(s.seen.iter().all(|(_, v)| v["method"] != "roots/list"));
+}
+
+#[test]
+fn the_stateless_revision_discovers_and_marks_results_complete() {
+    let env = Env::new();
+    env.write_file("a.txt", "alpha\n");
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {}});
+    let mut s = Server::start(&env, &["mcp"], &[]);
+    s.send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta}}),
+    );
+    s.send(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": meta}}));
+    s.send(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"_meta": meta, "name": "read", "arguments": {"path": "a.txt"}}}));
+    let d = s.response(1).1["result"].clone();
+    assert_eq!(d["resultType"], "complete");
+    assert_eq!(d["supportedVersions"][0], "2026-07-28");
+    assert!(
+        d["supportedVersions"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("2025-06-18"))
+    );
+    assert_eq!(d["serverInfo"]["name"], "loopr-tool");
+    assert!(d["capabilities"]["tools"].is_object());
+    assert!(d["ttlMs"].as_u64().unwrap() > 0);
+    assert_eq!(d["cacheScope"], "public");
+    let list = s.response(2).1;
+    assert_eq!(list["result"]["resultType"], "complete");
+    assert!(list["result"]["ttlMs"].is_u64());
+    let r = s.response(3).1;
+    assert_eq!(r["result"]["resultType"], "complete");
+    assert_eq!(text(&r), "     1\talpha\n");
+}
+
+#[test]
+fn eof_waits_for_the_calls_in_flight() {
+    let env = Env::new();
+    let mut c = env.cmd();
+    c.arg("mcp").write_stdin(format!(
+        "{}\n{}\n",
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "run", "arguments": {"command": "sleep 0.5; echo late"}}}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "tree", "arguments": {}}}),
+    ));
+    let out = c.output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let ids: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["id"].clone())
+        .collect();
+    assert_eq!(ids.len(), 2, "both answered: {ids:?}");
+    assert_eq!(ids[0], 2, "the tree does not wait for the run");
+}
+
+#[test]
+fn a_cancelled_download_stops_and_its_bytes_were_progress() {
+    let env = Env::new();
+    let page = server::Server::start(|_| server::Reply::Drip {
+        every: Duration::from_millis(10),
+    });
+    let mut s = Server::start(&env, &["--allow-private", "mcp"], &[]);
+    s.send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "fetch", "arguments": {"url": page.url("/slow"), "timeout_ms": 4000},
+            "_meta": {"progressToken": 5},
+        }}),
+    );
+    let (_, p) = s.wait_for("progress", |v| {
+        v["method"] == "notifications/progress" && v["params"]["progress"].as_u64() > Some(10)
+    });
+    assert!(
+        p["params"]["message"]
+            .as_str()
+            .unwrap()
+            .ends_with("bytes downloaded"),
+        "{p}"
+    );
+    s.send(
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}),
+    );
+    // Uncancelled, the fetch would answer `timeout` at 4 s; cancelled, it never answers.
+    s.idle(Duration::from_millis(5000));
+    assert!(s.seen.iter().all(|(_, v)| v["id"] != 1), "{:?}", s.seen);
+    s.send(json!({"jsonrpc": "2.0", "id": 2, "method": "ping"}));
+    s.response(2);
+}
+
+#[test]
+fn a_frame_over_64_mib_or_not_utf8_is_refused_and_the_server_goes_on() {
+    let env = Env::new();
+    let mut s = Server::start(&env, &["mcp"], &[]);
+    let big = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{{\"pad\":\"{}\"}}}}",
+        "x".repeat(65 * 1024 * 1024)
+    );
+    {
+        let stdin = s.stdin.as_mut().unwrap();
+        stdin.write_all(big.as_bytes()).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin
+            .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"\xff\xfe\"}\n")
+            .unwrap();
+    }
+    s.send(json!({"jsonrpc": "2.0", "id": 3, "method": "ping"}));
+    let (_, refused) = s.wait_for("the refusal", |v| v["error"]["code"] == -32600);
+    assert_eq!(refused["id"], Value::Null);
+    let (_, bad) = s.wait_for("the parse error", |v| v["error"]["code"] == -32700);
+    assert_eq!(bad["id"], Value::Null);
+    s.response(3);
+    assert!(s.seen.iter().all(|(_, v)| v["id"] != 1));
+}

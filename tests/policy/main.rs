@@ -1,0 +1,5 @@
+//! The catalog (exposed tools, limits, path rules, hooks, command tools, lanes) and other agents'
+//! calls with their meaning (the dialects).
+
+mod catalog;
+mod dialects;

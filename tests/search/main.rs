@@ -1,0 +1,7 @@
+//! Listing and searching the tree through the binary: glob, grep, tree, and their parity with
+//! ripgrep and fd.
+
+mod glob;
+mod grep;
+mod parity;
+mod tree;

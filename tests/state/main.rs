@@ -1,0 +1,8 @@
+//! What persists between calls: the state store and session, state the tools cannot forge,
+//! todo, loops that work together, and faults at each step of a change.
+
+mod faults;
+mod loops;
+mod state;
+mod state_forgery;
+mod todo;
