@@ -10,7 +10,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
-use testkit::Env;
+use testkit::{Env, Reaper};
 
 struct Server {
     child: Child,
@@ -240,11 +240,13 @@ fn file_changes_keep_their_order_and_reads_wait_for_them() {
 fn a_cancelled_run_ends_its_tree_and_gets_no_answer() {
     let env = Env::new();
     let marker = format!("loopr-cancel-{}", std::process::id());
+    // Whatever the cancel leaves (if the test fails) is SIGKILLed when the test ends.
+    let _reaper = Reaper(marker.clone(), vec![]);
     let mut s = Server::start(&env, &["mcp"], &[]);
     s.call(
         1,
         "run",
-        json!({"command": "sleep 60 & sleep 60; wait", "env": {"MARK": marker}}),
+        json!({"command": "sleep 60 & sleep 60; wait", "env": {"LOOPR_TEST_MARK": marker}}),
     );
     let stop = Instant::now() + Duration::from_secs(10);
     while alive_with(&marker).len() < 2 {

@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
-use testkit::Env;
+use testkit::{Env, Reaper};
 
 /// An env whose state dir is inside the root, as with `--root $HOME`.
 fn inside() -> Env {
@@ -240,12 +240,15 @@ fn alive_with(marker: &str) -> usize {
 fn a_forged_job_record_signals_no_foreign_process() {
     let env = Env::new();
     let marker = format!("LOOPR_VICTIM_{}", std::process::id());
-    // The victim: a process tree this test owns, not loopr-tool's.
+    // The victim: a process tree this test owns, not loopr-tool's. Its sleeps are SIGKILLed when
+    // the test ends, passed or failed: left running, they held cargo's output pipe for a minute.
     let mut victim = std::process::Command::new("sh")
         .args(["-c", "sleep 60 & sleep 60; wait"])
         .env(&marker, "1")
+        .env("LOOPR_TEST_MARK", &marker)
         .spawn()
         .unwrap();
+    let _reaper = Reaper(marker.clone(), vec![]);
     let stop = std::time::Instant::now() + std::time::Duration::from_secs(5);
     while alive_with(&marker) < 3 {
         assert!(std::time::Instant::now() < stop, "the victim did not start");
