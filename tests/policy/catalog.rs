@@ -799,17 +799,9 @@ fn the_heavy_lane_runs_commands_at_nice_10_and_allows_long_timeouts() {
         r#"{"name": "niceness", "input": {}}"#,
     );
     out.assert_ok();
-    let base: i32 = String::from_utf8(std::process::Command::new("nice").output().unwrap().stdout)
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
-    assert!(
-        out.output()
-            .starts_with(&format!("{}\n", (base + 10).min(19))),
-        "{}",
-        out.output()
-    );
+    // Nice 10 itself (SPEC 19: the heavy lane runs "at nice 10"; run sets it with setpriority),
+    // not 10 more than the caller's: the same under `nice cargo test`.
+    assert!(out.output().starts_with("10\n"), "{}", out.output());
     // run in the heavy lane may ask for up to an hour; outside it 600,000 is the most.
     with(&env, &file, &["run", "true", "--timeout-ms", "1800000"], "").assert_ok();
     let outside = with(
