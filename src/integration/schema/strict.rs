@@ -1,7 +1,7 @@
 //! `schema --strict` (SPEC 22.2, 24.5): input schemas valid under OpenAI's strict function
 //! calling and Anthropic's strict tool use at once. Both constrain the model's sampling to the
 //! schema, so each accepts only a subset of JSON Schema; the rules are listed with their
-//! sources in `tests/strict_rules/mod.rs`, which checks every schema made here.
+//! sources in `tests/integration/schema/strict_rules.rs`, which checks every schema made here.
 //!
 //! Starting from the published non-strict schema (no nulls, no type arrays, plain enums):
 //! - a free-form object (run's `env`) cannot be strict, since every key must be declared: it

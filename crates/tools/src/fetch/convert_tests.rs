@@ -1,5 +1,5 @@
 //! Unit tests of convert.rs: small pages, one rule each. The realistic pages are snapshotted
-//! end to end in tests/fetch.rs.
+//! end to end in tests/web/fetch.rs.
 
 use super::*;
 
