@@ -25,9 +25,14 @@ pub struct Resolved {
     pub exposure: Exposure,
 }
 
-/// The registry's view of a name, without a catalog: ours or an alias.
-fn registry(name: &str) -> Option<(&'static dyn DynTool, Option<&'static Alias>)> {
-    if let Some(tool) = tools::find(name) {
+/// The registry's view of a name, without a catalog: ours, an alias, or (under `policy`) a tool
+/// registered through the library.
+fn registry(
+    policy: Option<&Policy>,
+    name: &str,
+) -> Option<(&'static dyn DynTool, Option<&'static Alias>)> {
+    let extra = || tools::registered(policy?.extra.find(name)?.id);
+    if let Some(tool) = tools::find(name).or_else(extra) {
         return Some((tool, None));
     }
     let alias = dialects::find(name)?;
@@ -38,10 +43,10 @@ fn registry(name: &str) -> Option<(&'static dyn DynTool, Option<&'static Alias>)
 /// `tool_disabled` (exists, not offered). Every entry point asks this (SPEC 19.2).
 pub fn find(policy: &Policy, name: &str) -> Result<Resolved> {
     let exposure = policy.admit(name)?;
-    Ok(resolved(exposure))
+    Ok(resolved(policy, exposure))
 }
 
-fn resolved(exposure: Exposure) -> Resolved {
+fn resolved(policy: &Policy, exposure: Exposure) -> Resolved {
     if exposure.tool == COMMAND_TOOL {
         return Resolved {
             tool: &tools::command::Command,
@@ -49,8 +54,8 @@ fn resolved(exposure: Exposure) -> Resolved {
             exposure,
         };
     }
-    let (tool, alias) = registry(&exposure.name)
-        .or_else(|| registry(exposure.tool))
+    let (tool, alias) = registry(Some(policy), &exposure.name)
+        .or_else(|| registry(Some(policy), exposure.tool))
         .expect("the policy admits only names the registry knows");
     Resolved {
         tool,
@@ -61,13 +66,18 @@ fn resolved(exposure: Exposure) -> Resolved {
 
 /// What a model is offered, in order: `schema` and `tools/list` list exactly these.
 pub fn offered(policy: &Policy) -> Vec<Resolved> {
-    policy.exposed().iter().cloned().map(resolved).collect()
+    policy
+        .exposed()
+        .iter()
+        .cloned()
+        .map(|e| resolved(policy, e))
+        .collect()
 }
 
 /// A name as it stands without the catalog (the CLI's `session show` and `catalog`, which a
 /// harness may always use from the command line: SPEC 24.3).
 pub fn unrestricted(name: &str) -> Option<Resolved> {
-    let (tool, alias) = registry(name)?;
+    let (tool, alias) = registry(None, name)?;
     Some(Resolved {
         tool,
         alias,

@@ -19,7 +19,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("tools", &["tools"]), // crates/tools
     ("policy", &["catalog", "dialects"]),
     ("pipeline", &["dispatch", "integration", "panic_hook"]),
-    ("cli", &["", "arg0", "cli"]),
+    ("cli", &["", "api", "arg0", "cli"]),
 ];
 
 /// The engine crates (crates/), bound at the root under their old module names.

@@ -88,6 +88,8 @@ enum Val {
 struct Reader<'s> {
     src: &'s str,
     problems: Vec<Problem>,
+    /// Names of tools a library user registered (SPEC 30.1): known as ours are.
+    known: &'s [&'s str],
 }
 
 /// The checked keys of one table, each with the span of its key.
@@ -257,11 +259,20 @@ impl Reader<'_> {
 }
 
 /// Reads a catalog's text: the catalog as far as it could be read, and every problem.
-pub fn read(src: &str) -> (Catalog, Vec<Problem>) {
+#[cfg(test)]
+fn read(src: &str) -> (Catalog, Vec<Problem>) {
+    read_knowing(src, &[])
+}
+
+/// Reads a catalog's text, with `known` the names of tools registered through the library
+/// (SPEC 30.1): a catalog may offer, limit or disable them as it does ours. Returns the catalog
+/// as far as it could be read, and every problem.
+pub fn read_knowing(src: &str, known: &[&str]) -> (Catalog, Vec<Problem>) {
     let (doc, errors) = DeTable::parse_recoverable(src);
     let mut r = Reader {
         src,
         problems: vec![],
+        known,
     };
     for e in &errors {
         let span = e.span().unwrap_or(0..0);
@@ -367,7 +378,8 @@ fn read_tools(r: &mut Reader, v: &Spanned<DeValue>, cat: &mut Catalog) {
 /// What a tool key may be (SPEC 19.1, 24.3): one of ours or an alias; a command tool of its own
 /// (`command`), or seed 001's `build`, `test` and `validate`, whose command is found.
 fn check_tool(r: &mut Reader, e: &ToolEntry, key: &Range<usize>, timeout_at: Option<Range<usize>>) {
-    let runs = super::target_tool(&e.name);
+    let runs =
+        super::target_tool(&e.name).or_else(|| r.known.iter().copied().find(|k| *k == e.name));
     match (runs, &e.command) {
         (Some(t), Some(_)) => r.problem(
             key,
@@ -497,7 +509,12 @@ fn read_hooks(r: &mut Reader, v: &Spanned<DeValue>, cat: &mut Catalog) {
 
 /// Names that must name something: a profile's tools and a hook's tools (SPEC 24.3).
 fn check_names(r: &mut Reader, cat: &Catalog) {
-    let known = |n: &str| cat.tools.iter().any(|t| t.name == n) || super::target_tool(n).is_some();
+    let extra = r.known;
+    let known = |n: &str| {
+        cat.tools.iter().any(|t| t.name == n)
+            || super::target_tool(n).is_some()
+            || extra.contains(&n)
+    };
     for p in &cat.profiles {
         if let (Some(tools), Some(span)) = (&p.tools, &p.tools_at) {
             for t in tools.iter().filter(|t| !known(t)) {

@@ -24,6 +24,7 @@ pub use grammar::Problem;
 /// Seed 001's command tools that find their command when the catalog gives none (24.3).
 pub const PROJECT_COMMANDS: &[&str] = &["build", "test", "validate"];
 
+pub use crate::policy::Extra;
 pub use crate::policy::{
     COMMAND_TOOL, Catalog, Exposure, Hook, Lane, Mode, Options, Policy, Profile, ToolEntry,
 };
@@ -49,6 +50,17 @@ pub const READ_ONLY_CALLS: &[&str] = &["session", "jobs", "inbox"];
 pub fn is_command(e: &ToolEntry) -> bool {
     e.command.is_some()
         || (target_tool(&e.name).is_none() && PROJECT_COMMANDS.contains(&e.name.as_str()))
+}
+
+/// The tool a name runs: ours or an alias's, else one registered through the library.
+fn target(extra: &Extra, name: &str) -> Option<&'static str> {
+    target_tool(name).or_else(|| extra.find(name).map(|t| t.name))
+}
+
+/// Whether a catalog entry is a command tool under `extra`: not when a registered tool has its
+/// name (a harness's own `test` tool is that tool, unless the entry gives a `command`).
+fn is_command_beside(extra: &Extra, e: &ToolEntry) -> bool {
+    is_command(e) && (e.command.is_some() || extra.find(&e.name).is_none())
 }
 
 /// The registry tool a name runs: ours, or the tool an alias stands for.
@@ -100,6 +112,11 @@ pub fn problems_error(file: &Path, problems: &[Problem]) -> ToolError {
 
 /// Reads and checks one catalog file.
 pub fn read_file(file: &Path) -> Result<(Catalog, Vec<Problem>)> {
+    read_file_knowing(file, &Extra::default())
+}
+
+/// As `read_file`, knowing the tools registered through the library.
+pub fn read_file_knowing(file: &Path, extra: &Extra) -> Result<(Catalog, Vec<Problem>)> {
     let text = std::fs::read_to_string(file).map_err(|e| {
         ToolError::usage(format!(
             "the catalog {} cannot be read: {e}",
@@ -108,13 +125,18 @@ pub fn read_file(file: &Path) -> Result<(Catalog, Vec<Problem>)> {
         .with("file", file.to_string_lossy().into_owned())
         .hint("Name a readable TOML file with --config (LOOPR_CONFIG), or unset it.")
     })?;
-    Ok(grammar::read(&text))
+    Ok(grammar::read_knowing(&text, &extra.names()))
 }
 
 /// Finds, reads and applies the catalog. `root` is the sandbox root as given: a catalog
 /// found (not named) inside it is ignored, so a model cannot widen its own permissions by
 /// writing a file (19.1).
 pub fn load(o: &Options, root: &Path) -> Result<Policy> {
+    load_with(o, root, Extra::default())
+}
+
+/// As `load`, with the tools registered through the library (SPEC 30.1) beside ours.
+pub fn load_with(o: &Options, root: &Path, extra: Extra) -> Result<Policy> {
     let (file, named) = match &o.config {
         Some(f) => (Some(f.clone()), true),
         None => (default_path().filter(|p| p.is_file()), false),
@@ -128,29 +150,35 @@ pub fn load(o: &Options, root: &Path) -> Result<Policy> {
         false
     });
     let Some(file) = file else {
-        let mut p = defaults(o)?;
+        let mut p = defaults(o, extra)?;
         p.ignored = ignored;
         return Ok(p);
     };
-    let (catalog, problems) = read_file(&file)?;
+    let (catalog, problems) = read_file_knowing(&file, &extra)?;
     if !problems.is_empty() {
         return Err(problems_error(&file, &problems));
     }
-    apply(catalog, Some(file), o)
+    apply_with(catalog, Some(file), o, extra)
 }
 
 /// No catalog: every tool under its own name, with the built-in limits (19.2).
-fn defaults(o: &Options) -> Result<Policy> {
+fn defaults(o: &Options, extra: Extra) -> Result<Policy> {
     if let Some(p) = &o.profile {
         return Err(ToolError::usage(format!(
             "profile `{p}` was asked for, but no catalog is in use"
         ))
         .hint("Name the catalog that defines it with --config FILE (LOOPR_CONFIG), or drop --profile."));
     }
-    apply(Catalog::default(), None, o)
+    apply_with(Catalog::default(), None, o, extra)
 }
 
-pub fn apply(catalog: Catalog, source: Option<PathBuf>, o: &Options) -> Result<Policy> {
+/// The catalog with the profile and mode applied: what each name runs, and what is offered.
+fn apply_with(
+    catalog: Catalog,
+    source: Option<PathBuf>,
+    o: &Options,
+    extra: Extra,
+) -> Result<Policy> {
     let profile = match &o.profile {
         None => None,
         Some(name) => Some(
@@ -179,7 +207,12 @@ pub fn apply(catalog: Catalog, source: Option<PathBuf>, o: &Options) -> Result<P
     let names: Vec<String> = match listed {
         Some(l) => l,
         None if !catalog.tools.is_empty() => catalog.tools.iter().map(|t| t.name.clone()).collect(),
-        None => tools::TOOLS.iter().map(|t| t.name().to_string()).collect(),
+        None => tools::TOOLS
+            .iter()
+            .map(|t| t.name())
+            .chain(extra.names())
+            .map(str::to_string)
+            .collect(),
     };
     let mut exposed: Vec<Exposure> = vec![];
     for name in names {
@@ -191,13 +224,16 @@ pub fn apply(catalog: Catalog, source: Option<PathBuf>, o: &Options) -> Result<P
             continue;
         }
         let tool = match &entry {
-            Some(e) if is_command(e) => COMMAND_TOOL,
-            _ => match target_tool(&name) {
+            Some(e) if is_command_beside(&extra, e) => COMMAND_TOOL,
+            _ => match target(&extra, &name) {
                 Some(t) => t,
                 None => continue,
             },
         };
-        if read_only && !(READ_ONLY_TOOLS.contains(&tool) || READ_ONLY_CALLS.contains(&tool)) {
+        let looks = READ_ONLY_TOOLS.contains(&tool)
+            || READ_ONLY_CALLS.contains(&tool)
+            || extra.find(tool).is_some_and(|t| t.read_only);
+        if read_only && !looks {
             continue;
         }
         exposed.push(Exposure { name, tool, entry });
@@ -213,6 +249,7 @@ pub fn apply(catalog: Catalog, source: Option<PathBuf>, o: &Options) -> Result<P
         },
         catalog,
         exposed,
+        extra,
     })
 }
 
@@ -247,8 +284,8 @@ impl Admission for Policy {
         }
         let key = self.catalog.tools.iter().find(|t| t.name == name);
         let tool = match key {
-            Some(k) if is_command(k) => Some(COMMAND_TOOL),
-            _ => target_tool(name),
+            Some(k) if is_command_beside(&self.extra, k) => Some(COMMAND_TOOL),
+            _ => target(&self.extra, name),
         };
         let Some(tool) = tool else {
             return Err(self.unknown(name));

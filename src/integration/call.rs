@@ -251,6 +251,17 @@ impl Job {
     }
 }
 
+/// One call by name, as `call` runs it: the library's `Toolbox::call` is this too (SPEC 30.1).
+pub fn run_named(g: &Globals, name: &str, input: Value) -> Envelope {
+    let call = Call {
+        name: name.to_string(),
+        input: Some(input),
+        id: None,
+        shape: Shape::Ours,
+    };
+    Job::new(g, call).run(g).env
+}
+
 /// `call`: stdin holds one call; prints its envelope plus `id`, with that envelope's status.
 pub fn call(g: &Globals, stdin: &[u8]) -> (Reply, ExitStatus) {
     let reply = match json::from_slice(stdin) {

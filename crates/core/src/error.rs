@@ -47,7 +47,48 @@ pub enum Code {
 }
 
 impl Code {
-    pub fn as_str(self) -> &'static str {
+    /// Every code, in SPEC 3's order.
+    pub const ALL: [Code; 32] = [
+        Code::InvalidInput,
+        Code::UnknownTool,
+        Code::NotFound,
+        Code::IsDirectory,
+        Code::NotADirectory,
+        Code::OutsideRoot,
+        Code::PermissionDenied,
+        Code::BinaryFile,
+        Code::UnsupportedFile,
+        Code::TooLarge,
+        Code::NotRead,
+        Code::StaleRead,
+        Code::NoMatch,
+        Code::AmbiguousMatch,
+        Code::NoChange,
+        Code::InvalidRegex,
+        Code::InvalidGlob,
+        Code::InvalidUrl,
+        Code::BlockedUrl,
+        Code::HttpError,
+        Code::NetworkError,
+        Code::Timeout,
+        Code::UnsupportedContent,
+        Code::LockTimeout,
+        Code::CommandFailed,
+        Code::BlockedCommand,
+        Code::IoError,
+        Code::InternalError,
+        Code::PathDenied,
+        Code::SandboxUnavailable,
+        Code::ToolDisabled,
+        Code::BlockedByHook,
+    ];
+
+    /// The code named `s` (`"not_found"`), if the contract has it.
+    pub fn parse(s: &str) -> Option<Code> {
+        Code::ALL.into_iter().find(|c| c.as_str() == s)
+    }
+
+    pub const fn as_str(self) -> &'static str {
         match self {
             Code::InvalidInput => "invalid_input",
             Code::UnknownTool => "unknown_tool",

@@ -95,6 +95,12 @@ pub fn cached_schema<T: JsonSchema>(name: &'static str) -> &'static Value {
     v
 }
 
+/// A schemars transform for an input type whose doc comment is for Rust readers (the library's
+/// public inputs, SPEC 30.1): the schema a model reads keeps the tool's description alone.
+pub fn undocumented(s: &mut schemars::Schema) {
+    s.remove("description");
+}
+
 /// The JSON Schema of an input type, as a plain JSON value. Subschemas are inlined (schemars'
 /// `inline_subschemas`): the schema is self-contained, so `schema` publishes it without
 /// resolving `$ref`s, and each field's own description and default sit on the field.

@@ -135,6 +135,32 @@ pub struct Parsed {
     pub effect: Effect,
 }
 
+impl Parsed {
+    /// An input parsed by `tool`, for a `DynTool` made outside this crate (the library's
+    /// registered tools, SPEC 30.1): what it only looks at and what it does, as `Tool` says.
+    pub fn new<I: Any + Send>(
+        tool: &'static str,
+        input: I,
+        read_only: bool,
+        effect: Effect,
+    ) -> Parsed {
+        Parsed {
+            tool,
+            input: Box::new(input),
+            read_only,
+            effect,
+        }
+    }
+
+    /// The input, when it is an `I`; else an `internal_error` naming the tool that parsed it.
+    pub fn downcast<I: Any>(self, by: &str) -> Result<I> {
+        let tool = self.tool;
+        self.input.downcast::<I>().map(|b| *b).map_err(|_| {
+            crate::error::ToolError::internal(format!("{by}: handed an input parsed by {tool}"))
+        })
+    }
+}
+
 impl<T: Tool> DynTool for T {
     fn name(&self) -> &'static str {
         T::NAME

@@ -46,6 +46,7 @@ pub enum Mode {
 }
 
 impl Mode {
+    /// The mode as `sandbox` names it: `none`, `workspace-write`, `read-only`.
     pub fn name(self) -> &'static str {
         match self {
             Mode::None => "none",
@@ -54,6 +55,7 @@ impl Mode {
         }
     }
 
+    /// The mode named `s`, if there is one.
     pub fn parse(s: &str) -> Option<Mode> {
         [Mode::None, Mode::WorkspaceWrite, Mode::ReadOnly]
             .into_iter()

@@ -149,9 +149,7 @@ pub fn spawn_with(spec: &Spec, stdin: Option<std::os::fd::OwnedFd>) -> Result<Ru
     };
     let (ours, theirs) = UnixStream::pair().map_err(io)?;
     let (reader, writer) = std::io::pipe().map_err(io)?;
-    // /proc/self/exe, not the path we were started by: it still works if the binary on disk
-    // was replaced since.
-    let mut cmd = Command::new("/proc/self/exe");
+    let mut cmd = Command::new(keeper::program());
     cmd.arg(keeper::COMMAND).current_dir(&spec.cwd);
     cmd.stdout(writer.try_clone().map_err(io)?).stderr(writer);
     let fed = stdin.is_some();

@@ -39,6 +39,32 @@ use std::time::{Duration, Instant};
 
 /// The hidden subcommand that runs a keeper.
 pub const COMMAND: &str = "__keep";
+
+/// The program keepers and job supervisors are started from, when it is not this executable:
+/// a library user whose own binary does not answer `__keep` names a `loopr-tool` (SPEC 30.1).
+static PROGRAM: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// The program to start a keeper or a supervisor from: this executable unless told otherwise
+/// (`/proc/self/exe`, not the path we were started by: it still works if the binary on disk
+/// was replaced since).
+pub fn program() -> &'static std::path::Path {
+    PROGRAM
+        .get()
+        .map_or(std::path::Path::new("/proc/self/exe"), PathBuf::as_path)
+}
+
+/// Sets `program` for the whole process, once: false when another program was set before.
+pub fn set_program(p: PathBuf) -> bool {
+    PROGRAM.get_or_init(|| p.clone()) == &p
+}
+
+/// The real path of `program`: a process running it is one of ours (proc.rs).
+pub fn program_real() -> Option<PathBuf> {
+    match PROGRAM.get() {
+        Some(p) => std::fs::canonicalize(p).ok(),
+        None => std::fs::read_link("/proc/self/exe").ok(),
+    }
+}
 /// Where the parent puts the keeper's end of the socket.
 pub const FD: RawFd = 3;
 

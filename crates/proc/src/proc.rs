@@ -136,10 +136,17 @@ pub fn session_members(leader: ProcId) -> Vec<ProcId> {
         .collect()
 }
 
+/// Whether `exe` is this executable, or the program keepers and supervisors are started from
+/// (the same unless a library user named a `loopr-tool`: keeper::program).
+fn ours(exe: &std::path::Path) -> bool {
+    let own = std::fs::read_link("/proc/self/exe").ok();
+    own.as_deref() == Some(exe) || super::keeper::program_real().as_deref() == Some(exe)
+}
+
 /// Whether `who` runs this very executable and is the process the record saw (its start time).
 pub fn is_ours(who: ProcId) -> bool {
     let exe = |pid: &str| std::fs::read_link(format!("/proc/{pid}/exe")).ok();
-    exe(&who.pid.to_string()).is_some_and(|e| Some(e) == exe("self"))
+    exe(&who.pid.to_string()).is_some_and(|e| ours(&e))
         && stat(who.pid).is_some_and(|s| s.start == who.start)
 }
 
@@ -149,7 +156,7 @@ pub fn is_keeper(who: ProcId) -> bool {
     let exe = |pid: &str| std::fs::read_link(format!("/proc/{pid}/exe")).ok();
     let cmdline = std::fs::read(format!("/proc/{}/cmdline", who.pid)).unwrap_or_default();
     cmdline.split(|&b| b == 0).nth(1) == Some(super::keeper::COMMAND.as_bytes())
-        && exe(&who.pid.to_string()).is_some_and(|e| Some(e) == exe("self"))
+        && exe(&who.pid.to_string()).is_some_and(|e| ours(&e))
         && stat(who.pid).is_some_and(|s| s.start == who.start)
 }
 

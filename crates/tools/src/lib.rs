@@ -71,6 +71,25 @@ pub static TOOLS: &[&dyn DynTool] = &[
     &loops::artifact::Artifact,
 ];
 
+/// Tools registered through the library (SPEC 30.1), by the number `register` gave each: a
+/// `Toolbox`'s policy names the ones it offers (policy::Extra). Append-only: a registered tool
+/// lives as long as the process, as ours do.
+static REGISTERED: std::sync::RwLock<Vec<&'static dyn DynTool>> =
+    std::sync::RwLock::new(Vec::new());
+
+/// Adds a library user's tool to the table; returns its number.
+pub fn register(tool: &'static dyn DynTool) -> usize {
+    let mut table = REGISTERED.write().unwrap_or_else(|e| e.into_inner());
+    table.push(tool);
+    table.len() - 1
+}
+
+/// The registered tool numbered `id`.
+pub fn registered(id: usize) -> Option<&'static dyn DynTool> {
+    let table = REGISTERED.read().unwrap_or_else(|e| e.into_inner());
+    table.get(id).copied()
+}
+
 pub fn find(name: &str) -> Option<&'static dyn DynTool> {
     TOOLS.iter().copied().find(|t| t.name() == name)
 }

@@ -12,14 +12,16 @@ use crate::sandbox;
 use crate::text;
 use crate::tool::{Hints, Tool};
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::os::unix::fs::MetadataExt;
 
 pub struct Write;
 
-#[derive(Debug, Deserialize, JsonSchema)]
+/// write's input (public as `loopr_tool::inputs::WriteInput`).
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = loopr_core::input::undocumented)]
 pub struct Input {
     /// The file to write: relative to the root, or absolute inside it. Missing parent
     /// directories are created.

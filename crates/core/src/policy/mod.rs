@@ -176,6 +176,32 @@ pub struct Policy {
     pub profile: Option<String>,
     pub mode: Mode,
     pub exposed: Vec<Exposure>,
+    /// Tools registered through the library (SPEC 30.1).
+    pub extra: Extra,
+}
+
+/// A tool a library user registered on a `Toolbox` (SPEC 30.1), as the policy knows it: its
+/// name, whether it only looks, and its number in the tools layer's table of registered tools.
+#[derive(Debug, Clone, Copy)]
+pub struct Registered {
+    pub name: &'static str,
+    pub read_only: bool,
+    pub id: usize,
+}
+
+/// The tools one `Toolbox` registered, beside ours: the catalog offers, limits and disables
+/// them as it does ours. Empty for the binary.
+#[derive(Debug, Clone, Default)]
+pub struct Extra(pub Vec<Registered>);
+
+impl Extra {
+    pub fn find(&self, name: &str) -> Option<Registered> {
+        self.0.iter().copied().find(|t| t.name == name)
+    }
+
+    pub fn names(&self) -> Vec<&'static str> {
+        self.0.iter().map(|t| t.name).collect()
+    }
 }
 
 impl Policy {

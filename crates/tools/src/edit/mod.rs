@@ -17,15 +17,17 @@ use crate::text;
 use crate::tool::Tool;
 use crate::write;
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 pub struct Edit;
 
 /// Largest file edit accepts (SPEC §7).
 pub const MAX_BYTES: u64 = 64 * 1024 * 1024;
 
-#[derive(Debug, Deserialize, JsonSchema)]
+/// edit's input (public as `loopr_tool::inputs::EditInput`).
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = loopr_core::input::undocumented)]
 pub struct Input {
     /// The file to edit: relative to the root, or absolute inside it. It must exist and have been
     /// read in this session.
@@ -66,8 +68,10 @@ pub struct Input {
     pub dry_run: Option<bool>,
 }
 
-#[derive(Debug, Deserialize, JsonSchema)]
+/// One edit of `edits` (public as `loopr_tool::inputs::EditItem`).
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = loopr_core::input::undocumented)]
 pub struct EditItem {
     /// The text to replace (or give start_line or insert_line).
     #[serde(alias = "old_str")]

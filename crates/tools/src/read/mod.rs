@@ -22,14 +22,17 @@ use crate::text::Want;
 use crate::tool::{Hints, Tool};
 use detect::Format;
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
 pub struct Read;
 
-#[derive(Debug, Deserialize, JsonSchema)]
+/// read's input (public as `loopr_tool::inputs::ReadInput`). The schema takes its
+/// description from the tool, not from here.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = loopr_core::input::undocumented)]
 pub struct Input {
     /// The file to read: relative to the root, or absolute inside it. Text, an image (PNG,
     /// JPEG, GIF, WebP), a PDF or a Jupyter notebook.
@@ -61,7 +64,7 @@ pub struct Input {
 }
 
 /// The block `around_line` shows: Codex's `indentation` options, with its defaults.
-#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Indentation {
     /// How many enclosing blocks to go out from the line: 1 is the innermost block holding

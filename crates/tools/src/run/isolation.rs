@@ -7,12 +7,12 @@ use crate::context::Ctx;
 use crate::error::{Code, Result, ToolError};
 use loopr_env_vars::EnvVars;
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 
 /// `sandbox_fallback`: what to do where the kernel cannot enforce `sandbox`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Fallback {
     /// Run without the file-system sandbox (a warning says so).

@@ -33,7 +33,7 @@ use loopr_env_vars::EnvVars;
 use proc::{Exit, ProcId};
 use record::{Job, State};
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -41,8 +41,10 @@ use std::time::Duration;
 
 pub struct Run;
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+/// run's `network` (public as `loopr_tool::inputs::Network`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
+#[schemars(transform = loopr_core::input::undocumented)]
 pub enum Network {
     /// The machine's network, as any process has it.
     #[default]
@@ -53,8 +55,10 @@ pub enum Network {
     None,
 }
 
-#[derive(Debug, Deserialize, JsonSchema)]
+/// run's input (public as `loopr_tool::inputs::RunInput`).
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = loopr_core::input::undocumented)]
 pub struct Input {
     /// The command, run by `bash -c` (or `sh -c` where there is no bash).
     pub command: String,

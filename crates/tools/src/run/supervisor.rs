@@ -99,9 +99,7 @@ fn launch(order: &Order) -> Result<()> {
             format!("could not start the background job's supervisor: {e}"),
         )
     };
-    // /proc/self/exe, not the path we were started by: it still works if the binary on disk
-    // was replaced since.
-    let mut cmd = Command::new("/proc/self/exe");
+    let mut cmd = Command::new(super::keeper::program());
     cmd.arg(COMMAND)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
