@@ -305,3 +305,24 @@ fn a_name_that_is_invalid_or_taken_is_refused() {
     assert!(e.message().contains("two tools"), "{e}");
     assert!(s.builder().register(Named("my-tool_2")).build().is_ok());
 }
+
+#[test]
+fn ctx_reads_only_text_files_of_a_sane_size() {
+    let s = Scratch::new();
+    let tools = with_tools(&s).build().unwrap();
+    s.write("dir/a.txt", "a");
+    let code = |path: &str| {
+        let env = tools.call("word_count", json!({ "path": path }));
+        let e = env
+            .error
+            .unwrap_or_else(|| panic!("{path}: {}", env.output));
+        assert_eq!(e.extra["path"], path, "{path}");
+        e.code
+    };
+    assert_eq!(code("dir"), "is_directory");
+    std::fs::write(s.root.join("latin1.txt"), b"caf\xe9\n").unwrap();
+    assert_eq!(code("latin1.txt"), "binary_file");
+    let big = std::fs::File::create(s.root.join("big.txt")).unwrap();
+    big.set_len(64 * 1024 * 1024 + 1).unwrap();
+    assert_eq!(code("big.txt"), "too_large");
+}
