@@ -39,6 +39,20 @@ fn registry(
     Some((tools::find(alias.tool)?, Some(alias)))
 }
 
+/// Fields a client adds to every tool's schema for its own use, accepted and ignored on every
+/// entry point (SPEC 31.1): Gemini CLI adds `wait_for_previous` to each MCP tool, tells the
+/// model to set it and forwards it. No warning: the model did what its client asked.
+const CLIENT_FIELDS: &[&str] = &["wait_for_previous"];
+
+fn without_client_fields(mut input: Value) -> Value {
+    if let Some(fields) = input.as_object_mut() {
+        for f in CLIENT_FIELDS {
+            fields.remove(*f);
+        }
+    }
+    input
+}
+
 /// What `name` runs under `policy`, or why it does not: `unknown_tool` (exists nowhere) or
 /// `tool_disabled` (exists, not offered). Every entry point asks this (SPEC 19.2).
 pub fn find(policy: &Policy, name: &str) -> Result<Resolved> {
@@ -137,6 +151,7 @@ impl Resolved {
     }
 
     fn prepare_hooked(self, hooked: bool, input: Value) -> Prepared {
+        let input = without_client_fields(input);
         let given = hooked.then(|| input.clone());
         // An alias's translation is our code on the caller's input: a bug there answers this
         // call alone, as a bug in the tool does (SPEC 23.1).

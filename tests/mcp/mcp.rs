@@ -559,3 +559,58 @@ fn a_frame_over_64_mib_or_not_utf8_is_refused_and_the_server_goes_on() {
     s.response(3);
     assert!(s.seen.iter().all(|(_, v)| v["id"] != 1));
 }
+
+/// Gemini CLI adds `wait_for_previous` to every MCP tool's schema, tells the model to set it and
+/// forwards it in `tools/call` (SPEC 31.1): accepted and ignored, under our names and its own,
+/// with no warning; any other unknown field is still refused, naming it.
+#[test]
+fn gemini_clis_wait_for_previous_is_accepted_and_ignored() {
+    let env = Env::new();
+    env.write_file("a.txt", "alpha\n");
+    let mut s = Server::start(&env, &["mcp"], &[]);
+    s.call(
+        1,
+        "read",
+        json!({"path": "a.txt", "wait_for_previous": true}),
+    );
+    s.call(
+        2,
+        "read_file",
+        json!({"absolute_path": env.path("a.txt"), "wait_for_previous": false}),
+    );
+    s.call(3, "read", json!({"path": "a.txt", "wait_for_it": true}));
+    let ours = s.response(1).1;
+    assert_eq!(
+        ours["result"],
+        json!({"content": [{"type": "text", "text": "     1\talpha\n"}], "isError": false})
+    );
+    let gemini = s.response(2).1;
+    assert_eq!(gemini["result"]["isError"], false, "{gemini}");
+    assert!(
+        gemini["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("alpha"),
+        "{gemini}"
+    );
+    let other = s.response(3).1;
+    assert_eq!(other["result"]["isError"], true, "{other}");
+    assert!(
+        other["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("unknown field `wait_for_it`"),
+        "{other}"
+    );
+    assert_eq!(s.close(), 0);
+
+    // The same on the other entry points: `call`, and a tool's JSON on stdin.
+    let out = env.run(
+        &["call"],
+        &json!({"name": "read", "input": {"path": "a.txt", "wait_for_previous": true}}).to_string(),
+    );
+    out.assert_ok();
+    assert!(out.json.get("warnings").is_none() && out.data().get("warnings").is_none());
+    env.call("read", json!({"path": "a.txt", "wait_for_previous": true}))
+        .assert_ok();
+}
