@@ -366,7 +366,9 @@ impl Toolbox {
     pub fn call_typed<I: ToolInput>(&self, input: I) -> Envelope {
         match serde_json::to_value(&input) {
             Ok(mut v) => {
-                strip_nulls(&mut v);
+                // The typed input's `None`s are left out (SPEC 16.2), so what reaches the tool
+                // and a catalog's hooks is the JSON a model would have written.
+                crate::input::strip_nulls(&mut v);
                 self.call(I::TOOL, v)
             }
             Err(e) => Envelope::from_internal(internal::Envelope::failure(
@@ -433,18 +435,5 @@ impl Toolbox {
             .iter()
             .map(|e| e.name.clone())
             .collect()
-    }
-}
-
-/// An explicit `null` means absent (SPEC 16.2): the typed input's `None`s are left out, so
-/// what reaches the tool (and a catalog's hooks) is the JSON a model would have written.
-fn strip_nulls(v: &mut Value) {
-    match v {
-        Value::Object(map) => {
-            map.retain(|_, x| !x.is_null());
-            map.values_mut().for_each(strip_nulls);
-        }
-        Value::Array(items) => items.iter_mut().for_each(strip_nulls),
-        _ => {}
     }
 }

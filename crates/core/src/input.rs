@@ -116,7 +116,7 @@ pub fn schema_of<T: JsonSchema>() -> Value {
 
 /// An explicit `null` for an optional field means absent (SPEC 16.2); for a required field it
 /// then reads as missing, which is the right complaint.
-fn strip_nulls(v: &mut Value) {
+pub fn strip_nulls(v: &mut Value) {
     match v {
         Value::Object(map) => {
             map.retain(|_, x| !x.is_null());
