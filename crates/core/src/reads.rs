@@ -130,13 +130,13 @@ fn migrate(lock: &StateLock, dir: &Path) {
 fn store(dir: &Path, s: &Stored) -> Result<()> {
     let bytes = serde_json::to_vec(s).map_err(|e| ToolError::internal(e.to_string()))?;
     let name = name_of(Path::new(&s.path));
-    // The first record of a session makes the directory; several calls may race to make it
-    // (lock-free reads), so a missing directory is made and the save tried once more. Any other
-    // failure is the caller's (SPEC 24.6: a change whose record cannot be saved is not made).
-    crate::state::write_atomic(dir, &name, &bytes, false).or_else(|e| {
-        if std::fs::symlink_metadata(dir).is_ok() {
-            return Err(e);
-        }
+    // The first record of a session makes the directory. Several calls race to make it
+    // (lock-free reads): a save that failed is tried once more after making sure the directory
+    // exists, whether or not it is there by now — checking first lost the race where another
+    // call made it between our failure and our check (a read failed "no such file" in CI). A
+    // failure that is not the directory fails again and is the caller's (SPEC 24.6: a change
+    // whose record cannot be saved is not made).
+    crate::state::write_atomic(dir, &name, &bytes, false).or_else(|_| {
         crate::state::create_dir(dir)?;
         crate::state::write_atomic(dir, &name, &bytes, false)
     })
@@ -382,5 +382,38 @@ pub fn check_fresh(
         Some(r) if r.fingerprint.hash != current.hash || r.fingerprint.size != current.size => Err(ToolError::stale_read(shown, format!("{shown} has changed since this session last read or wrote it"))
         .hint(format!("Read {shown} again to see its current content, then redo the change."))),
         Some(_) => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Many first records of one session at once: each lands, none fails on the directory
+    /// another call is making (the CI failure of stop 39).
+    #[test]
+    fn first_records_racing_to_make_the_directory_all_land() {
+        for round in 0..50 {
+            let tmp = tempfile::tempdir().unwrap();
+            let dir = tmp.path().join("reads");
+            let errors: Vec<String> = std::thread::scope(|s| {
+                let handles: Vec<_> = (0..8)
+                    .map(|i| {
+                        let dir = dir.clone();
+                        s.spawn(move || {
+                            let real = PathBuf::from(format!("/r{round}/f{i}"));
+                            let fp = Fingerprint::default();
+                            record_in(&dir, &real, fp).err().map(|e| e.to_string())
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .filter_map(|h| h.join().unwrap())
+                    .collect()
+            });
+            assert!(errors.is_empty(), "round {round}: {errors:?}");
+            assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 8);
+        }
     }
 }
