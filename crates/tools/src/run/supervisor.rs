@@ -127,9 +127,14 @@ fn launch(order: &Order) -> Result<()> {
     stdin.write_all(&order_json).map_err(fail)?;
     drop(stdin);
     let mut answer = String::new();
-    BufReader::new(stdout)
-        .read_line(&mut answer)
-        .map_err(fail)?;
+    let mut reader = BufReader::new(stdout);
+    reader.read_line(&mut answer).map_err(fail)?;
+    if !answer.starts_with("ok") {
+        // A supervisor that did not start the command exits at once: its pipe's end says it
+        // has, so a failed start returns with nothing of it still running (a test saw it alive
+        // just after the refusal).
+        let _ = std::io::copy(&mut reader, &mut std::io::sink());
+    }
     match answer
         .trim_end()
         .split_once(' ')
