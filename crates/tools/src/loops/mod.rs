@@ -8,6 +8,7 @@ pub mod artifacts;
 pub mod complete_task;
 pub mod inbox;
 pub mod query;
+pub mod redis;
 pub mod render;
 pub mod share;
 pub mod store;

@@ -6,7 +6,7 @@
 
 use super::check_session;
 use super::store::{self, Kind, Stored};
-use super::wait::{self, Outcome};
+use super::wait::Outcome;
 use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Code, Result, ToolError};
@@ -76,15 +76,12 @@ Only ask a loop that is running and reads its inbox; to tell without waiting, us
             nonce: Some(nonce),
         };
         store::check_size(&msg, "question")?;
-        let id = store::deliver(ctx, &[(input.to.as_str(), msg)])?[0];
+        let id = store::deliver_by(ctx, &[(input.to.as_str(), msg)], Some(deadline))?[0];
         ctx.control.set_message(format!(
             "waiting for session {} to answer query {id}",
             input.to
         ));
-        let dir = store::inbox_dir(ctx, &input.to)?;
-        let outcome = wait::until(ctx, &dir, deadline, || {
-            store::reply_of(ctx, &input.to, id, nonce)
-        })?;
+        let outcome = store::await_reply(ctx, &input.to, id, nonce, deadline)?;
         let reply = match outcome {
             Outcome::Found(r) => r,
             Outcome::TimedOut | Outcome::Cancelled => {

@@ -13,6 +13,7 @@
 //! lists the inbox, checks its cap, picks the id and renames. The directory is fsynced after
 //! the lock is released, before the call answers (concurrent fsyncs share the journal commit).
 
+use super::redis;
 use crate::context::Ctx;
 use crate::error::{Code, Result, ToolError};
 use crate::state::{self, SessionsLock, StateLock};
@@ -21,6 +22,7 @@ use serde_json::Value;
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 pub const INBOX: &str = "inbox";
 /// Messages an inbox keeps (SPEC 20.2); unread ones are never dropped (24.7).
@@ -232,9 +234,34 @@ pub fn check_size(value: &impl Serialize, field: &str) -> Result<()> {
     Ok(())
 }
 
+/// The refusal of a share to a full inbox: `target` is `to[i]`.
+pub fn full_inbox(i: usize, target: &str) -> ToolError {
+    ToolError::too_large(
+        CAP,
+        format!("the inbox of session {target} holds {CAP} unread messages; nothing was sent"),
+    )
+    .with("field", format!("to[{i}]"))
+    .with("target", target)
+    .hint(format!(
+        "Session {target} must read its inbox (`inbox`) before it can take more."
+    ))
+}
+
 /// Appends one message to each target's inbox: all of them or none (a full inbox refuses the
 /// whole share). `targets[i]` is blamed as `to[i]`. Returns the ids given, in order.
 pub fn deliver(ctx: &Ctx, targets: &[(&str, Stored)]) -> Result<Vec<u64>> {
+    deliver_by(ctx, targets, None)
+}
+
+/// As `deliver`, waiting for a Redis hub no later than `deadline` (a query's own timeout).
+pub fn deliver_by(
+    ctx: &Ctx,
+    targets: &[(&str, Stored)],
+    deadline: Option<Instant>,
+) -> Result<Vec<u64>> {
+    if let Some(url) = redis::hub(ctx)? {
+        return redis::deliver(ctx, url, targets, deadline);
+    }
     let dirs: Vec<PathBuf> = targets
         .iter()
         .map(|(t, _)| inbox_dir(ctx, t))
@@ -252,17 +279,7 @@ pub fn deliver(ctx: &Ctx, targets: &[(&str, Stored)]) -> Result<Vec<u64>> {
         debug_assert_eq!(lock.dir(target).join(INBOX), *dir);
         let s = scan(ctx, dir)?;
         if s.unread() >= CAP {
-            return Err(ToolError::too_large(
-                CAP,
-                format!(
-                    "the inbox of session {target} holds {CAP} unread messages; nothing was sent"
-                ),
-            )
-            .with("field", format!("to[{i}]"))
-            .with("target", *target)
-            .hint(format!(
-                "Session {target} must read its inbox (`inbox`) before it can take more."
-            )));
+            return Err(full_inbox(i, target));
         }
         scans.push(s);
     }
@@ -301,6 +318,9 @@ pub enum Which {
 /// The messages of this session's inbox, oldest first. The unread ones, once shown by `Unread`,
 /// are marked read; `All` looks without marking (a harness may peek; SPEC 20.2 marks on list).
 pub fn list(ctx: &Ctx, session: &str, which: Which) -> Result<Vec<Message>> {
+    if let Some(url) = redis::hub(ctx)? {
+        return Ok(redis::list(ctx, url, session, which, None)?.messages);
+    }
     let lock = lock_session(ctx, session)?;
     let dir = lock.dir().join(INBOX);
     let s = scan(ctx, &dir)?;
@@ -375,23 +395,26 @@ fn read_json<T: serde::de::DeserializeOwned>(ctx: &Ctx, path: &Path) -> Result<O
 
 /// Answers query `id` of `session`'s inbox (the caller's, or `user`'s for ask_user).
 pub fn reply(ctx: &Ctx, session: &str, id: u64, text: &str) -> Result<Stored> {
+    let reply = Reply {
+        text: text.to_string(),
+        from: session.to_string(),
+        at: state::now(),
+        nonce: None,
+    };
+    if let Some(url) = redis::hub(ctx)? {
+        return match redis::reply(ctx, url, session, id, &reply)? {
+            redis::Replied::Ok(stored) => Ok(stored),
+            redis::Replied::Missing { newest } => Err(no_message(session, id, newest)),
+            redis::Replied::Share(m) => Err(not_a_query(id, &m)),
+            redis::Replied::Expired(m) => Err(expired(id, &m)),
+            redis::Replied::Answered(m) => Err(answered(id, &m)),
+        };
+    }
     let lock = lock_session(ctx, session)?;
     let dir = lock.dir().join(INBOX);
     let s = scan(ctx, &dir)?;
     if !s.messages.contains(&id) {
-        let newest = s.messages.last().copied();
-        return Err(ToolError::new(
-            Code::NotFound,
-            format!(
-                "inbox: there is no message {id} in session {session}'s inbox{}",
-                match newest {
-                    Some(n) => format!(" (the newest is {n})"),
-                    None => " (it is empty)".into(),
-                }
-            ),
-        )
-        .with("id", id)
-        .hint("Run `inbox` with action `all` to see the messages and their ids."));
+        return Err(no_message(session, id, s.messages.last().copied()));
     }
     let Some(stored) = read_json::<Stored>(ctx, &dir.join(name('m', id)))? else {
         return Err(ToolError::new(
@@ -401,42 +424,17 @@ pub fn reply(ctx: &Ctx, session: &str, id: u64, text: &str) -> Result<Stored> {
         .with("id", id));
     };
     if stored.kind != Kind::Query {
-        return Err(ToolError::invalid(
-            "id",
-            format!(
-                "inbox: message {id} is a share from {}, not a query: only a query takes a reply",
-                stored.from
-            ),
-        )
-        .hint("To answer a share, `share` back to its sender."));
+        return Err(not_a_query(id, &stored));
     }
     if s.expired.contains(&id) {
-        return Err(ToolError::invalid(
-            "id",
-            format!(
-                "inbox: query {id} from {} has expired: {} stopped waiting for the answer",
-                stored.from, stored.from
-            ),
-        )
-        .hint(format!(
-            "The asker no longer waits; `share` the answer to {} instead.",
-            stored.from
-        )));
+        return Err(expired(id, &stored));
     }
     if s.replies.contains(&id) {
-        return Err(ToolError::invalid(
-            "id",
-            format!(
-                "inbox: query {id} from {} was already answered",
-                stored.from
-            ),
-        ));
+        return Err(answered(id, &stored));
     }
     let reply = Reply {
-        text: text.to_string(),
-        from: session.to_string(),
-        at: state::now(),
         nonce: stored.nonce,
+        ..reply
     };
     let tmp = stage(&dir, &reply)?;
     let target = dir.join(name('r', id));
@@ -447,9 +445,62 @@ pub fn reply(ctx: &Ctx, session: &str, id: u64, text: &str) -> Result<Stored> {
     Ok(stored)
 }
 
+fn no_message(session: &str, id: u64, newest: Option<u64>) -> ToolError {
+    ToolError::new(
+        Code::NotFound,
+        format!(
+            "inbox: there is no message {id} in session {session}'s inbox{}",
+            match newest {
+                Some(n) => format!(" (the newest is {n})"),
+                None => " (it is empty)".into(),
+            }
+        ),
+    )
+    .with("id", id)
+    .hint("Run `inbox` with action `all` to see the messages and their ids.")
+}
+
+fn not_a_query(id: u64, stored: &Stored) -> ToolError {
+    ToolError::invalid(
+        "id",
+        format!(
+            "inbox: message {id} is a share from {}, not a query: only a query takes a reply",
+            stored.from
+        ),
+    )
+    .hint("To answer a share, `share` back to its sender.")
+}
+
+fn expired(id: u64, stored: &Stored) -> ToolError {
+    ToolError::invalid(
+        "id",
+        format!(
+            "inbox: query {id} from {} has expired: {} stopped waiting for the answer",
+            stored.from, stored.from
+        ),
+    )
+    .hint(format!(
+        "The asker no longer waits; `share` the answer to {} instead.",
+        stored.from
+    ))
+}
+
+fn answered(id: u64, stored: &Stored) -> ToolError {
+    ToolError::invalid(
+        "id",
+        format!(
+            "inbox: query {id} from {} was already answered",
+            stored.from
+        ),
+    )
+}
+
 /// The reply to query `id` in `target`'s inbox, if it has come (no lock: replies land by
 /// rename, whole or not at all).
 pub fn reply_of(ctx: &Ctx, target: &str, id: u64, nonce: u64) -> Result<Option<Reply>> {
+    if let Some(url) = redis::hub(ctx)? {
+        return redis::reply_of(ctx, url, target, id, nonce, None);
+    }
     let path = inbox_dir(ctx, target)?.join(name('r', id));
     Ok(read_json::<Reply>(ctx, &path)?.filter(|r| r.nonce == Some(nonce)))
 }
@@ -458,6 +509,9 @@ pub fn reply_of(ctx: &Ctx, target: &str, id: u64, nonce: u64) -> Result<Option<R
 /// returned, and the asker takes it after all). Under the target's lock, so a reply and the
 /// expiry never both win.
 pub fn expire(ctx: &Ctx, target: &str, id: u64, nonce: u64) -> Result<Option<Reply>> {
+    if let Some(url) = redis::hub(ctx)? {
+        return redis::expire(ctx, url, target, id, nonce);
+    }
     let lock = lock_session(ctx, target)?;
     if let Some(r) = reply_of(ctx, target, id, nonce)? {
         return Ok(Some(r));
@@ -469,6 +523,29 @@ pub fn expire(ctx: &Ctx, target: &str, id: u64, nonce: u64) -> Result<Option<Rep
         state::write_atomic(&dir, &name('x', id), b"", false)?;
     }
     Ok(None)
+}
+
+/// Waits for the reply to query `id` of `target` until `deadline`, without polling: on the
+/// inbox directory (inotify) in a file hub, a blocking read on the server in a Redis hub.
+pub fn await_reply(
+    ctx: &Ctx,
+    target: &str,
+    id: u64,
+    nonce: u64,
+    deadline: Instant,
+) -> Result<super::wait::Outcome<Reply>> {
+    use super::wait::Outcome;
+    if let Some(url) = redis::hub(ctx)? {
+        return Ok(
+            match redis::await_reply(ctx, url, target, id, nonce, deadline)? {
+                redis::Waited::Found(r) => Outcome::Found(r),
+                redis::Waited::TimedOut => Outcome::TimedOut,
+                redis::Waited::Cancelled => Outcome::Cancelled,
+            },
+        );
+    }
+    let dir = inbox_dir(ctx, target)?;
+    super::wait::until(ctx, &dir, deadline, || reply_of(ctx, target, id, nonce))
 }
 
 /// The completion of a session (SPEC 20.1), `completed.json`.
@@ -489,6 +566,9 @@ pub fn artifacts_dir(ctx: &Ctx, session: &str, kind: &str) -> Result<PathBuf> {
 
 /// The names of a session's artifacts of one kind, sorted.
 pub fn artifact_names(ctx: &Ctx, session: &str, kind: &str) -> Result<Vec<String>> {
+    if let Some(url) = redis::hub(ctx)? {
+        return redis::artifact_names(ctx, url, session, kind);
+    }
     let dir = artifacts_dir(ctx, session, kind)?;
     let entries = match std::fs::read_dir(&dir) {
         Ok(e) => e,
@@ -511,6 +591,9 @@ pub fn artifact_names(ctx: &Ctx, session: &str, kind: &str) -> Result<Vec<String
 
 /// One stored artifact, or None.
 pub fn load_artifact(ctx: &Ctx, session: &str, kind: &str, name: &str) -> Result<Option<Value>> {
+    if let Some(url) = redis::hub(ctx)? {
+        return redis::load_artifact(ctx, url, session, kind, name);
+    }
     read_json(
         ctx,
         &artifacts_dir(ctx, session, kind)?.join(format!("{name}.json")),
@@ -526,35 +609,49 @@ pub fn save_artifact(
     value: &Value,
     replace: bool,
 ) -> Result<bool> {
+    if let Some(url) = redis::hub(ctx)? {
+        return redis::save_artifact(ctx, url, kind, name, value, replace)?
+            .ok_or_else(|| artifact_exists(ctx, kind, name));
+    }
     let lock = lock_session(ctx, &ctx.session)?;
     let dir = lock.dir().join("artifacts").join(kind);
     state::create_dir(&dir)?;
     let file = format!("{name}.json");
     let existed = dir.join(&file).exists();
     if existed && !replace {
-        return Err(ToolError::invalid(
-            "name",
-            format!(
-                "{kind} `{name}` already exists in session {}; nothing was changed",
-                ctx.session
-            ),
-        )
-        .hint(format!(
-            "Pass replace: true to overwrite it, or choose another name (`artifact` with kind {kind} lists them)."
-        )));
+        return Err(artifact_exists(ctx, kind, name));
     }
     let bytes = serde_json::to_vec(value).expect("plain data");
     state::write_atomic(&dir, &file, &bytes, true)?;
     Ok(existed)
 }
 
+fn artifact_exists(ctx: &Ctx, kind: &str, name: &str) -> ToolError {
+    ToolError::invalid(
+        "name",
+        format!(
+            "{kind} `{name}` already exists in session {}; nothing was changed",
+            ctx.session
+        ),
+    )
+    .hint(format!(
+        "Pass replace: true to overwrite it, or choose another name (`artifact` with kind {kind} lists them)."
+    ))
+}
+
 /// The completion of `session`, if it has one.
 pub fn completion(ctx: &Ctx, session: &str) -> Result<Option<Completion>> {
+    if let Some(url) = redis::hub(ctx)? {
+        return redis::completion(ctx, url, session);
+    }
     lock_session(ctx, session)?.load::<Option<Completion>>(COMPLETED)
 }
 
 /// Records this session's completion; a second one is refused with the first (SPEC 20.1).
 pub fn complete(ctx: &Ctx, done: &Completion) -> Result<std::result::Result<(), Completion>> {
+    if let Some(url) = redis::hub(ctx)? {
+        return redis::complete(ctx, url, done);
+    }
     let lock = lock_session(ctx, &ctx.session)?;
     if let Some(first) = lock.load::<Option<Completion>>(COMPLETED)? {
         return Ok(Err(first));
@@ -565,6 +662,9 @@ pub fn complete(ctx: &Ctx, done: &Completion) -> Result<std::result::Result<(), 
 
 /// Clears this session's completion; returns what it was.
 pub fn reopen(ctx: &Ctx) -> Result<Option<Completion>> {
+    if let Some(url) = redis::hub(ctx)? {
+        return redis::reopen(ctx, url);
+    }
     let lock = lock_session(ctx, &ctx.session)?;
     let done = lock.load::<Option<Completion>>(COMPLETED)?;
     if done.is_some() {
@@ -579,6 +679,9 @@ pub fn reopen(ctx: &Ctx) -> Result<Option<Completion>> {
 /// completion. Outside git the hub session is the root's session directory, which the reset
 /// clears whole anyway. Returns how many entries went.
 pub fn reset(ctx: &Ctx) -> Result<usize> {
+    if let Some(url) = redis::hub(ctx)? {
+        return redis::reset(ctx, url);
+    }
     let lock = lock_session(ctx, &ctx.session)?;
     if lock.dir() == state::session_dir(ctx) {
         return Ok(0);
