@@ -5,6 +5,47 @@
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 use testkit::Env;
+use testkit::redis::RedisServer;
+
+/// Each test here runs twice (SPEC 25.2: a file hub and a Redis hub are interchangeable): as
+/// `NAME::file_hub`, on the default file hub, and as `NAME::redis_hub`, with `LOOPR_HUB` naming a
+/// `redis-server` of its own on a free loopback port (skipped, saying so, without one).
+macro_rules! on_both_hubs {
+    ($($name:ident),* $(,)?) => {$(
+        mod $name {
+            #[test]
+            fn file_hub() {
+                super::$name(&testkit::Env::new());
+            }
+            #[test]
+            fn redis_hub() {
+                if let Some((env, _server)) = super::redis_env() {
+                    super::$name(&env);
+                }
+            }
+        }
+    )*};
+}
+
+/// An env whose calls meet in a fresh Redis hub, with the server (stopped when dropped).
+pub fn redis_env() -> Option<(Env, RedisServer)> {
+    let server = RedisServer::start()?;
+    Some((Env::new().with_var("LOOPR_HUB", server.url()), server))
+}
+
+on_both_hubs!(
+    complete_task_once_until_reopened_and_session_show_reports_it,
+    two_sessions_exchange_a_query_and_its_reply_while_both_run_other_tools,
+    a_query_that_times_out_is_marked_expired_and_a_late_reply_is_refused,
+    fifty_concurrent_shares_into_one_inbox_lose_none,
+    a_reader_killed_mid_list_loses_nothing,
+    an_inbox_keeps_500_never_drops_unread_and_refuses_a_share_when_full,
+    share_and_query_fields_aliases_and_json_text_data,
+    artifacts_are_stored_listed_read_back_from_another_session_and_rendered,
+    artifact_checks_name_the_json_path,
+    the_loops_example_runs_end_to_end,
+    a_waiting_query_uses_almost_no_cpu,
+);
 
 fn inbox_all(env: &Env, session: &str) -> Vec<Value> {
     let out = env.call_in(session, "inbox", json!({"action": "all"}));
@@ -27,9 +68,7 @@ fn wait_for_query(env: &Env, session: &str) -> u64 {
     }
 }
 
-#[test]
-fn complete_task_once_until_reopened_and_session_show_reports_it() {
-    let env = Env::new();
+fn complete_task_once_until_reopened_and_session_show_reports_it(env: &Env) {
     let show = env.call_in("coder", "session", json!({}));
     assert_eq!(show.data()["completed"], Value::Null);
     let out = env.call_in("coder", "complete_task", json!({"summary": "Parser done"}));
@@ -82,9 +121,7 @@ fn complete_task_once_until_reopened_and_session_show_reports_it() {
     );
 }
 
-#[test]
-fn two_sessions_exchange_a_query_and_its_reply_while_both_run_other_tools() {
-    let env = Env::new();
+fn two_sessions_exchange_a_query_and_its_reply_while_both_run_other_tools(env: &Env) {
     env.write_file("spec.md", "lexer first\n");
     let asker = env.spawn(
         &["--session", "coder", "query"],
@@ -148,9 +185,7 @@ fn two_sessions_exchange_a_query_and_its_reply_while_both_run_other_tools() {
     .assert_invalid("id");
 }
 
-#[test]
-fn a_query_that_times_out_is_marked_expired_and_a_late_reply_is_refused() {
-    let env = Env::new();
+fn a_query_that_times_out_is_marked_expired_and_a_late_reply_is_refused(env: &Env) {
     let start = Instant::now();
     let out = env.call_in(
         "coder",
@@ -212,9 +247,7 @@ fn polling_fallback_without_inotify_still_gets_the_answer() {
     assert_eq!(answer["data"]["reply"], "yes", "{answer}");
 }
 
-#[test]
-fn fifty_concurrent_shares_into_one_inbox_lose_none() {
-    let env = Env::new();
+fn fifty_concurrent_shares_into_one_inbox_lose_none(env: &Env) {
     let children: Vec<_> = (0..50)
         .map(|i| {
             env.spawn(
@@ -249,9 +282,7 @@ fn fifty_concurrent_shares_into_one_inbox_lose_none() {
     }
 }
 
-#[test]
-fn a_reader_killed_mid_list_loses_nothing() {
-    let env = Env::new();
+fn a_reader_killed_mid_list_loses_nothing(env: &Env) {
     // 300 messages of some size, so a list takes long enough to be killed in the middle.
     let big = "x".repeat(20_000);
     let calls: Vec<Value> = (0..300)
@@ -289,9 +320,7 @@ fn a_reader_killed_mid_list_loses_nothing() {
     }
 }
 
-#[test]
-fn an_inbox_keeps_500_never_drops_unread_and_refuses_a_share_when_full() {
-    let env = Env::new();
+fn an_inbox_keeps_500_never_drops_unread_and_refuses_a_share_when_full(env: &Env) {
     let calls: Vec<Value> = (0..500)
         .map(|i| json!({"name": "share", "input": {"to": ["hub"], "data_type": "n", "data": i}}))
         .collect();
@@ -337,9 +366,7 @@ fn an_inbox_keeps_500_never_drops_unread_and_refuses_a_share_when_full() {
     assert_eq!(all[499]["read"], false);
 }
 
-#[test]
-fn share_and_query_fields_aliases_and_json_text_data() {
-    let env = Env::new();
+fn share_and_query_fields_aliases_and_json_text_data(env: &Env) {
     // seed 000's names and fields
     env.call_in(
         "coder",
@@ -450,9 +477,7 @@ fn phase(tasks: Value) -> Value {
     json!({"name": "p0", "title": "Lexer", "objective": "Tokens.", "tasks": tasks, "validation_command": "cargo test"})
 }
 
-#[test]
-fn artifacts_are_stored_listed_read_back_from_another_session_and_rendered() {
-    let env = Env::new();
+fn artifacts_are_stored_listed_read_back_from_another_session_and_rendered(env: &Env) {
     let out = env.call_in(
         "planner",
         "create_plan",
@@ -568,9 +593,7 @@ fn artifacts_are_stored_listed_read_back_from_another_session_and_rendered() {
 }
 
 /// Every check beyond the schema, each naming the JSON path at fault; and nothing is stored.
-#[test]
-fn artifact_checks_name_the_json_path() {
-    let env = Env::new();
+fn artifact_checks_name_the_json_path(env: &Env) {
     env.write_file("src/a.rs", "");
     let cases: Vec<(&str, Value, &str)> = vec![
         // unique slugs
@@ -760,9 +783,7 @@ fn artifact_checks_name_the_json_path() {
 
 /// examples/loops.sh: a planner hands over a plan and a spec, a coder asks it a question and gets
 /// the answer, then completes; all through `batch` and `call`.
-#[test]
-fn the_loops_example_runs_end_to_end() {
-    let env = Env::new();
+fn the_loops_example_runs_end_to_end(env: &Env) {
     let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/loops.sh");
     let out = std::process::Command::new("bash")
         .arg(&script)
@@ -772,6 +793,8 @@ fn the_loops_example_runs_end_to_end() {
         .env("LOOPR_ROOT", &env.root)
         .env("HOME", env.dir.path())
         .env_remove("LOOPR_SESSION")
+        .env_remove("LOOPR_HUB")
+        .envs(env.vars.iter().map(|(k, v)| (k, v)))
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -808,9 +831,7 @@ fn the_loops_example_runs_end_to_end() {
 
 /// A waiting query sleeps (SPEC 24.7: never a busy loop), on inotify and in the polling
 /// fallback alike: over a 1.5 s wait it uses a small fraction of that in CPU time.
-#[test]
-fn a_waiting_query_uses_almost_no_cpu() {
-    let env = Env::new();
+fn a_waiting_query_uses_almost_no_cpu(env: &Env) {
     for fallback in ["0", "1"] {
         let child = env.spawn(
             &["--session", "coder", "query"],

@@ -5,6 +5,7 @@
 //! A crate of its own so that it is compiled once for every area harness (tests/<area>/main.rs),
 //! not once per test binary.
 
+pub mod redis;
 pub mod server;
 
 use assert_cmd::Command;
@@ -15,6 +16,8 @@ pub struct Env {
     pub dir: tempfile::TempDir,
     pub root: PathBuf,
     pub state: PathBuf,
+    /// More environment for every call (`with_var`): a hub, say.
+    pub vars: Vec<(String, std::ffi::OsString)>,
 }
 
 /// What one call printed and returned.
@@ -88,7 +91,18 @@ impl Env {
         let root = base.join("root");
         let state = base.join("state");
         std::fs::create_dir_all(&root).unwrap();
-        Env { dir, root, state }
+        Env {
+            dir,
+            root,
+            state,
+            vars: vec![],
+        }
+    }
+
+    /// This env, every call made with `name=value` in its environment.
+    pub fn with_var(mut self, name: &str, value: impl Into<std::ffi::OsString>) -> Env {
+        self.vars.push((name.to_string(), value.into()));
+        self
     }
 
     pub fn path(&self, rel: &str) -> PathBuf {
@@ -151,6 +165,9 @@ impl Env {
         c.current_dir(&self.root)
             .env("LOOPR_STATE_DIR", &self.state)
             .env("HOME", self.dir.path());
+        for (k, v) in &self.vars {
+            c.env(k, v);
+        }
         c
     }
 

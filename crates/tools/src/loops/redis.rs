@@ -651,12 +651,16 @@ pub fn await_reply(
         };
         let slice = left.min(SLICE);
         // The socket may wait the whole remaining time: the server answers the BLPOP at `slice`.
-        let popped: Option<(String, String)> = op.run(deadline, |c| {
+        let popped: Option<(String, String)> = match op.run(deadline, |c| {
             redis::cmd("BLPOP")
                 .arg(&wake)
                 .arg(format!("{:.3}", slice.as_secs_f64().max(0.001)))
                 .query(c)
-        })?;
+        }) {
+            Ok(p) => p,
+            Err(e) if out_of_time(&e, deadline) => return Ok(Waited::TimedOut),
+            Err(e) => return Err(e),
+        };
         if popped.is_some_and(|(_, t)| t == token) {
             // Ours (a token of another question that had this id before a reset is not).
             if let Some(r) = reply_of(ctx, url, target, id, nonce, Some(deadline + EXPIRE_GRACE))? {
@@ -664,6 +668,12 @@ pub fn await_reply(
             }
         }
     }
+}
+
+/// A blocking read's last slice ends with the deadline, and so does the socket's timeout: the
+/// one that fires first (the server's nil or the socket) ends the wait alike.
+fn out_of_time(e: &ToolError, deadline: Instant) -> bool {
+    e.code == Code::Timeout && remaining(deadline).is_none_or(|l| l < Duration::from_millis(5))
 }
 
 static EXPIRE: LazyLock<Script> = LazyLock::new(|| {
@@ -743,7 +753,7 @@ pub fn await_unread(
             return Ok(Waited::TimedOut);
         };
         let ms = left.min(SLICE).as_millis().max(1) as u64;
-        let got: RValue = op.run(deadline, |c| {
+        let got: RValue = match op.run(deadline, |c| {
             redis::cmd("XREAD")
                 .arg("COUNT")
                 .arg(1)
@@ -753,7 +763,11 @@ pub fn await_unread(
                 .arg(&ev)
                 .arg(after)
                 .query(c)
-        })?;
+        }) {
+            Ok(v) => v,
+            Err(e) if out_of_time(&e, deadline) => return Ok(Waited::TimedOut),
+            Err(e) => return Err(e),
+        };
         if !matches!(got, RValue::Nil) && !array(got).is_empty() {
             return Ok(Waited::Found(()));
         }
