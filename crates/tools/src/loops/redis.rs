@@ -126,7 +126,7 @@ impl Op<'_> {
             return ToolError::new(
                 Code::Timeout,
                 format!(
-                    "{tool}: the Redis hub {hub} did not answer within {} ms; {} (an operation the server ran anyway ran whole)",
+                    "{tool}: the Redis hub {hub} did not answer within {} ms; {} (or, if the server ran it after all, it ran whole: nothing is half-written)",
                     waited.as_millis(),
                     self.not_done
                 ),
