@@ -145,7 +145,7 @@ fn two_sessions_exchange_a_query_and_its_reply_while_both_run_other_tools(env: &
         json!({"path": "plan.md", "content": "1. lexer\n"}),
     )
     .assert_ok();
-    let id = wait_for_query(&env, "planner");
+    let id = wait_for_query(env, "planner");
     env.call_in("planner", "read", json!({"path": "plan.md"}))
         .assert_ok();
     let listed = env.call_in("planner", "inbox", json!({}));
@@ -172,7 +172,7 @@ fn two_sessions_exchange_a_query_and_its_reply_while_both_run_other_tools(env: &
     let todos = env.call_in("coder", "todo", json!({}));
     assert_eq!(todos.data()["todos"][0]["content"], "Write the lexer");
     // The answered query is listed as such; answering twice is refused.
-    let q = inbox_all(&env, "planner")
+    let q = inbox_all(env, "planner")
         .into_iter()
         .find(|m| m["id"] == id)
         .unwrap();
@@ -217,7 +217,7 @@ fn a_query_that_times_out_is_marked_expired_and_a_late_reply_is_refused(env: &En
     );
     late.assert_invalid("id");
     assert!(late.output().contains("expired"), "{}", late.output());
-    assert!(inbox_all(&env, "planner")[0].get("reply").is_none());
+    assert!(inbox_all(env, "planner")[0].get("reply").is_none());
     // Unknown ids are not_found, with the id.
     let unknown = env.call_in(
         "planner",
@@ -261,7 +261,7 @@ fn fifty_concurrent_shares_into_one_inbox_lose_none(env: &Env) {
         let out = Env::parse(c);
         assert_eq!(out["ok"], true, "{out}");
     }
-    let messages = inbox_all(&env, "hub");
+    let messages = inbox_all(env, "hub");
     assert_eq!(messages.len(), 50);
     let mut ids: Vec<u64> = messages.iter().map(|m| m["id"].as_u64().unwrap()).collect();
     let mut ns: Vec<u64> = messages
@@ -341,7 +341,7 @@ fn an_inbox_keeps_500_never_drops_unread_and_refuses_a_share_when_full(env: &Env
     assert_eq!(full.json["error"]["target"], "hub");
     assert!(full.output().contains("hub"), "{}", full.output());
     assert_eq!(
-        inbox_all(&env, "other").len(),
+        inbox_all(env, "other").len(),
         0,
         "nothing was sent to other"
     );
@@ -359,7 +359,7 @@ fn an_inbox_keeps_500_never_drops_unread_and_refuses_a_share_when_full(env: &Env
         json!({"to": ["hub"], "data_type": "n", "data": 500}),
     )
     .assert_ok();
-    let all = inbox_all(&env, "hub");
+    let all = inbox_all(env, "hub");
     assert_eq!(all.len(), 500);
     assert_eq!(all[0]["data"], 1, "message 1 (data 0) was dropped");
     assert_eq!(all[499]["id"], 501);
@@ -387,7 +387,7 @@ fn share_and_query_fields_aliases_and_json_text_data(env: &Env) {
         json!({"to": ["planner"], "data_type": "note", "data": "plain words"}),
     )
     .assert_ok();
-    let m = inbox_all(&env, "planner");
+    let m = inbox_all(env, "planner");
     assert_eq!(m[0]["data"], json!({"v": 2}));
     assert_eq!(m[1]["data"], json!({"v": 3}));
     assert_eq!(m[2]["data"], "plain words");

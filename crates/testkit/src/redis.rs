@@ -4,7 +4,7 @@
 //! Without `redis-server` on PATH (Debian's `redis-server` package; `.ci/run` installs it),
 //! `start` prints why and returns None: the caller skips, and says so.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
