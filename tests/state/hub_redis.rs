@@ -388,3 +388,84 @@ fn a_batch_reuses_its_connections() {
     // And the keys are where the module says.
     assert_eq!(server.command(None, &["ZCARD", "loopr:{hub}:ids"]), "60");
 }
+
+/// A query waiting on the Redis hub inside `mcp` notices `notifications/cancelled` within its
+/// 250 ms slice: the question is marked expired, no response is sent for it, and the server
+/// goes on serving.
+#[test]
+fn a_cancelled_query_in_mcp_stops_waiting_on_the_server_within_a_slice() {
+    use std::io::{BufRead, BufReader, Write};
+    let Some(server) = RedisServer::start() else {
+        return;
+    };
+    let env = Env::new().with_var("LOOPR_HUB", server.url());
+    let mut mcp = env
+        .std_cmd()
+        .args(["--session", "coder", "mcp"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = mcp.stdin.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<Value>();
+    let stdout = mcp.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if let Ok(v) = serde_json::from_str(&line) {
+                let _ = tx.send(v);
+            }
+        }
+    });
+    let mut send = |v: Value| {
+        stdin.write_all(format!("{v}\n").as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    };
+    send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "0"}}}),
+    );
+    let init = rx.recv_timeout(Duration::from_secs(10)).unwrap();
+    assert_eq!(init["id"], 1, "{init}");
+    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    send(
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "query", "arguments": {"to": "planner", "question": "?", "timeout_ms": 60000}}}),
+    );
+    // The question is there, waiting.
+    let start = Instant::now();
+    let expired = |env: &Env| -> Option<bool> {
+        let all = env.call_in("planner", "inbox", json!({"action": "all"}));
+        all.data()["messages"][0]["expired"].as_bool()
+    };
+    while expired(&env).is_none() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "no question came"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(expired(&env), Some(false));
+    std::thread::sleep(Duration::from_millis(300)); // well into its blocking read
+    send(
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 2, "reason": "test"}}),
+    );
+    let cancelled = Instant::now();
+    while expired(&env) != Some(true) {
+        assert!(
+            cancelled.elapsed() < Duration::from_secs(2),
+            "the query did not stop waiting"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let took = cancelled.elapsed();
+    // Each check above is a process of its own (a few ms); the wait itself ends within a slice.
+    assert!(took < Duration::from_millis(1000), "{took:?}");
+    send(json!({"jsonrpc": "2.0", "id": 3, "method": "ping"}));
+    let next = rx.recv_timeout(Duration::from_secs(10)).unwrap();
+    assert_eq!(next["id"], 3, "no response for the cancelled call: {next}");
+    drop(stdin); // the server ends at the end of its input
+    let _ = mcp.wait();
+}

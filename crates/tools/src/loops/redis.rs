@@ -181,10 +181,8 @@ impl Op<'_> {
     ) -> Result<T> {
         let start = Instant::now();
         let mut fresh_tried = false;
+        // No look at the cancellation here: a cancelled query still marks its question expired.
         loop {
-            if self.ctx.cancelled() {
-                return Err(ToolError::cancelled(self.tool()));
-            }
             let (mut conn, pooled) = match take(&self.url.url) {
                 Some(c) if !fresh_tried => (c, true),
                 _ => {
@@ -395,7 +393,8 @@ pub fn deliver(
             "nothing was sent"
         },
     };
-    let deadline = deadline.unwrap_or_else(|| default_deadline(ctx));
+    // A query's own timeout, but never longer than any other call waits for the hub.
+    let deadline = deadline.map_or_else(|| default_deadline(ctx), |d| d.min(default_deadline(ctx)));
     let reply: RValue = op.run(deadline, |c| script.invoke(c))?;
     let out = array(reply);
     if out.first().and_then(int) == Some(-1) {
