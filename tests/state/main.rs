@@ -2,6 +2,7 @@
 //! todo, loops that work together, and faults at each step of a change.
 
 mod faults;
+mod hub;
 mod loops;
 mod state;
 mod state_forgery;

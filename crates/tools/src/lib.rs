@@ -69,6 +69,7 @@ pub static TOOLS: &[&dyn DynTool] = &[
     &loops::artifacts::CreateSpec,
     &loops::artifacts::CreatePhase,
     &loops::artifact::Artifact,
+    &loops::ask_user::AskUser,
 ];
 
 /// Tools registered through the library (SPEC 30.1), by the number `register` gave each: a

@@ -5,6 +5,7 @@
 
 pub mod artifact;
 pub mod artifacts;
+pub mod ask_user;
 pub mod complete_task;
 pub mod inbox;
 pub mod query;
