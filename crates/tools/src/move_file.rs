@@ -8,7 +8,7 @@ use crate::error::{Result, ToolError};
 use crate::fsx;
 use crate::journal::{Before, NewEntry, Op};
 use crate::reads::{self, Fingerprint};
-use crate::sandbox;
+use crate::sandbox::{self, carried::Side};
 use crate::tool::{Hints, Tool};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -61,6 +61,9 @@ Read records follow the file, so a moved file can be edited at its new path with
             ));
         }
         let locked = change::lock(ctx, &[&from.real, &to.real])?;
+        // A directory carries every path below it to new names (SPEC 31.4).
+        let (fside, tside) = (Side::of(&from), Side::of(&to));
+        sandbox::carried::check(ctx, "from", &from.real, Some(fside), Some(tside))?;
         let meta =
             std::fs::symlink_metadata(&from.real).map_err(|e| ToolError::io(&e, fs, "moving"))?;
         let overwrite = input.overwrite.unwrap_or(false);
