@@ -3,7 +3,7 @@
 //! so users' scripts carry over: the call as JSON on stdin, exit 2 blocks a pre hook's call.
 //!
 //! A hook runs as run runs commands (`run::to_end`: no terminal, its timeout, the whole process
-//! tree ended), unsandboxed unless its own `sandbox` says otherwise. Hooks select the tool that
+//! tree ended), in the sandbox the profile's `run` gets unless its own `sandbox` says otherwise. Hooks select the tool that
 //! runs, whatever name was called (24.7), by `tools` or by `matcher` (a regex, Claude Code's).
 
 use super::{Hook, Policy};
@@ -71,9 +71,24 @@ struct Ran {
     output: String,
 }
 
-fn run_hook(ctx: &Ctx, hook: &Hook, command: &str, stdin: &Value) -> Result<Ran> {
-    let mode = hook.sandbox.as_deref().and_then(run::confine::Mode::parse);
+/// The sandbox a hook runs in (SPEC 31.4): its own `sandbox`, else the one the profile's `run`
+/// gets (`--sandbox`, `[run]` and the profile's `sandbox`, the strongest), since a hook is a
+/// program the model's call triggers and may feed. `--sandbox` stays a floor under both.
+fn hook_mode(ctx: &Ctx, hook: &Hook) -> (run::confine::Mode, Option<run::confine::Mode>) {
+    use run::confine::Mode;
     let floor = run::isolation::given_floor(ctx);
+    let own = hook.sandbox.as_deref().and_then(Mode::parse);
+    let run_gets = ctx
+        .policy
+        .sandbox_floors(None)
+        .filter_map(Mode::parse)
+        .max()
+        .map_or(floor, |m| m.max(floor));
+    (floor, own.or(Some(run_gets)))
+}
+
+fn run_hook(ctx: &Ctx, hook: &Hook, command: &str, stdin: &Value) -> Result<Ran> {
+    let (floor, mode) = hook_mode(ctx, hook);
     let iso = Isolation::decide_under(ctx, floor, mode, None, false)?;
     let mut env = vec![];
     if let Some(t) = &iso.tmpdir {
@@ -178,6 +193,17 @@ fn file_matches(files: &[String], path: &str) -> bool {
     crate::sandbox::rules::shown_matches(files, path)
 }
 
+/// A changed path as a hook's argument: a relative one as `./path`, so a file the model named
+/// `--checkpoint-action=exec=sh p.sh` reaches `tar -cf x {paths}` as a file, never an option
+/// (SPEC 31.4).
+fn as_argument(shown: &str) -> String {
+    if shown.starts_with('/') {
+        shown.to_string()
+    } else {
+        format!("./{shown}")
+    }
+}
+
 /// After a successful call: each post hook for this tool whose `files` match a changed path
 /// runs with `{paths}` replaced by the matching paths; its verdict joins `data.checks` and the
 /// end of `output`. It never undoes the change and never makes the call fail.
@@ -199,7 +225,7 @@ pub fn post(ctx: &Ctx, called: &str, tool: &str, given: &Value, env: &mut Envelo
         if !hook.files.is_empty() && paths.is_empty() {
             continue;
         }
-        let quoted: Vec<String> = paths.iter().map(|p| quote(p)).collect();
+        let quoted: Vec<String> = paths.iter().map(|p| quote(&as_argument(p))).collect();
         let command = hook.command.replace("{paths}", &quoted.join(" "));
         let mut stdin = stdin_for(ctx, "PostToolUse", tool, called, given);
         stdin["tool_response"] = json!({"ok": env.ok, "output": env.output});
@@ -259,6 +285,14 @@ mod tests {
         assert!(file_matches(&rs, "src/a/b.rs"));
         assert!(!file_matches(&rs, "src/a/b.py"));
         assert!(file_matches(&["src/**".to_string()], "src/x.txt"));
+    }
+
+    #[test]
+    fn hook_arguments_are_never_options() {
+        assert_eq!(as_argument("--x=y"), "./--x=y");
+        assert_eq!(as_argument("-rf"), "./-rf");
+        assert_eq!(as_argument("src/a.py"), "./src/a.py");
+        assert_eq!(as_argument("/abs/a.py"), "/abs/a.py");
     }
 
     #[test]

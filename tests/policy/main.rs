@@ -4,3 +4,4 @@
 mod carried;
 mod catalog;
 mod dialects;
+mod hook_arguments;

@@ -41,8 +41,8 @@ fn floor(ctx: &Ctx) -> Mode {
     given.max(catalog.unwrap_or_default())
 }
 
-/// The `--sandbox` floor alone: the catalog's hooks run unsandboxed unless their own
-/// `sandbox` says otherwise (SPEC 24.7), whatever floor the tool they wrap has.
+/// The `--sandbox` floor alone: the floor under a catalog hook's own `sandbox` (SPEC 31.4),
+/// whatever floor the tool it wraps has.
 pub fn given_floor(ctx: &Ctx) -> Mode {
     ctx.run_sandbox
         .as_deref()
