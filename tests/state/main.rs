@@ -5,4 +5,5 @@ mod faults;
 mod loops;
 mod state;
 mod state_forgery;
+mod state_never_a_path;
 mod todo;

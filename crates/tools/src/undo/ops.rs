@@ -81,7 +81,7 @@ pub(super) fn blob_bytes(
         ))
     })?;
     let bytes =
-        std::fs::read(blobs.join(blob)).map_err(|e| ToolError::state(&e, &blobs.join(blob)))?;
+        journal::read_blob(&blobs, blob).map_err(|e| ToolError::state(&e, &blobs.join(blob)))?;
     let hash = prev.hash.map(|_| xxhash_rust::xxh3::xxh3_64(&bytes));
     if hash != prev.hash || bytes.len() as u64 != prev.size {
         return Err(ToolError::new(
