@@ -169,3 +169,54 @@ fn an_artifact_or_inbox_file_is_read_by_its_own_name_and_never_through_a_link() 
     let out = env.call("inbox", json!({"action": "all"}));
     assert!(!out.stdout.contains("SECRET-77"), "{}", out.stdout);
 }
+
+#[test]
+fn runs_workspace_write_sandbox_never_holds_the_state_dir() {
+    // `--root $HOME`: the default state dir (~/.local/state) would be inside the root, so it
+    // moves out, where a confined command cannot write.
+    let env = Env::new();
+    let home = env.dir.path();
+    let session = |args: &[&str]| {
+        let mut c = env.cmd();
+        c.env_remove("LOOPR_STATE_DIR")
+            .arg("--root")
+            .arg(home)
+            .args(args);
+        testkit::finish(c)
+    };
+    let out = session(&["session"]);
+    out.assert_ok();
+    let sd = std::path::PathBuf::from(out.data()["session_dir"].as_str().unwrap());
+    let key_dir = sd.parent().unwrap().to_path_buf();
+    let _cleanup = Cleanup(key_dir.clone());
+    assert!(!sd.starts_with(home), "{}", sd.display());
+    let journal = sd.join("undo.json");
+    let out = session(&[
+        "run",
+        "--sandbox",
+        "workspace-write",
+        "--command",
+        &format!("echo forged > '{}'", journal.display()),
+    ]);
+    assert!(!journal.exists(), "{}", out.stdout);
+    // A state dir named inside the root: such a run is refused before anything runs.
+    let inside = env.path(".state");
+    let mut c = env.cmd();
+    c.env("LOOPR_STATE_DIR", &inside)
+        .args(["run", "--sandbox", "workspace-write", "--command"])
+        .arg(format!(
+            "mkdir -p '{0}' && echo forged > '{0}/x'",
+            inside.display()
+        ));
+    testkit::finish(c).assert_err("sandbox_unavailable");
+    assert!(!inside.join("x").exists());
+}
+
+/// Removes a state dir this test made outside its scratch dir.
+struct Cleanup(std::path::PathBuf);
+
+impl Drop for Cleanup {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
