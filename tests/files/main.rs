@@ -3,6 +3,7 @@
 //! the root (also against a directory swapped while they run).
 
 mod apply_patch;
+mod apply_patch_quoted;
 mod edit;
 mod edit_errors;
 mod edit_ladder;
