@@ -33,18 +33,21 @@ pub fn any(policy: &Policy) -> bool {
     !policy.catalog.hooks.pre.is_empty() || !policy.catalog.hooks.post.is_empty()
 }
 
-/// Whether `hook` is for this call: `tools` and `matcher` may name the tool that runs or the
-/// name called; a hook with neither is for every call.
-fn selects(hook: &Hook, tool: &str, called: &str) -> bool {
+/// Whether `hook` is for this call: `tools` and `matcher` may name a tool that runs (a call
+/// of an agent's own may run several: MultiEdit creating its file runs write, then edit) or
+/// the name called; a hook with neither is for every call. A hook runs once per call however
+/// many of its tools run.
+fn selects(hook: &Hook, tools: &[&str], called: &str) -> bool {
     if hook.tools.is_empty() && hook.matcher.is_none() {
         return true;
     }
-    let by_list = hook.tools.iter().any(|t| t == tool || t == called);
-    let by_regex = hook
-        .matcher
-        .as_deref()
-        .and_then(|m| matcher_regex(m).ok())
-        .is_some_and(|re| re.is_match(tool) || re.is_match(called));
+    let by_list = hook
+        .tools
+        .iter()
+        .any(|t| t == called || tools.contains(&t.as_str()));
+    let regex = hook.matcher.as_deref().and_then(|m| matcher_regex(m).ok());
+    let by_regex =
+        regex.is_some_and(|re| re.is_match(called) || tools.iter().any(|t| re.is_match(t)));
     by_list || by_regex
 }
 
@@ -127,9 +130,10 @@ fn run_hook(ctx: &Ctx, hook: &Hook, command: &str, stdin: &Value) -> Result<Ran>
 
 /// Runs the pre hooks of this call in order: exit 2 blocks it (`blocked_by_hook`, the message
 /// is what the hook printed); another failure is a warning and the call runs.
-pub fn pre(ctx: &Ctx, called: &str, tool: &str, given: &Value) -> Result<()> {
+pub fn pre(ctx: &Ctx, called: &str, tools: &[&str], given: &Value) -> Result<()> {
+    let tool = tools.first().copied().unwrap_or(called);
     for hook in ctx.policy.catalog.hooks.pre.iter() {
-        if !selects(hook, tool, called) {
+        if !selects(hook, tools, called) {
             continue;
         }
         let stdin = stdin_for(ctx, "PreToolUse", tool, called, given);
@@ -207,11 +211,12 @@ fn as_argument(shown: &str) -> String {
 /// After a successful call: each post hook for this tool whose `files` match a changed path
 /// runs with `{paths}` replaced by the matching paths; its verdict joins `data.checks` and the
 /// end of `output`. It never undoes the change and never makes the call fail.
-pub fn post(ctx: &Ctx, called: &str, tool: &str, given: &Value, env: &mut Envelope) {
+pub fn post(ctx: &Ctx, called: &str, tools: &[&str], given: &Value, env: &mut Envelope) {
+    let tool = tools.first().copied().unwrap_or(called);
     let changed = ctx.changed();
     let mut checks = vec![];
     for hook in ctx.policy.catalog.hooks.post.iter() {
-        if !selects(hook, tool, called) {
+        if !selects(hook, tools, called) {
             continue;
         }
         let paths: Vec<&String> = if hook.files.is_empty() {

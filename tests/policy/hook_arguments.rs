@@ -64,3 +64,69 @@ fn a_file_named_like_an_option_reaches_a_hook_as_a_file_and_hooks_run_in_runs_sa
     assert!(!outside.join("by-default").exists(), "{}", out.stdout);
     assert!(outside.join("by-choice").exists(), "{}", out.stdout);
 }
+
+/// SPEC 31.4: a call runs the hooks of the tool that runs — MultiEdit creating its file runs
+/// write's, so a pre hook that refuses writes refuses that too.
+#[test]
+fn multiedit_creating_a_file_runs_writes_pre_and_post_hooks() {
+    let env = Env::new();
+    let bin = env.dir.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let seen = env.dir.path().join("seen.txt");
+    stub(
+        &bin,
+        "pre-write",
+        &format!("cat >/dev/null; echo pre >> '{}'", seen.display()),
+    );
+    stub(
+        &bin,
+        "block-write",
+        "cat >/dev/null; echo 'no new files' >&2; exit 2",
+    );
+    stub(&bin, "post-write", "echo post-write-ran");
+    let catalog = |pre: &str| {
+        let p = env.dir.path().join("multi.toml");
+        std::fs::write(
+            &p,
+            format!(
+                "[[hooks.pre]]\ntools = [\"write\"]\ncommand = \"{pre}\"\n\
+                 [[hooks.post]]\ntools = [\"write\"]\ncommand = \"post-write {{paths}}\"\n"
+            ),
+        )
+        .unwrap();
+        p
+    };
+    let call = |file: &Path, input: serde_json::Value| {
+        let mut c = env.cmd();
+        c.arg("--config")
+            .arg(file)
+            .arg("call")
+            .env(
+                "PATH",
+                format!("{}:{}", bin.display(), std::env::var("PATH").unwrap()),
+            )
+            .write_stdin(json!({"name": "MultiEdit", "input": input}).to_string());
+        finish(c)
+    };
+    let edits = |path: &str| {
+        json!({"file_path": path, "edits": [
+            {"old_string": "", "new_string": "alpha\n"},
+            {"old_string": "alpha", "new_string": "beta"},
+        ]})
+    };
+    let out = call(&catalog("pre-write"), edits("new.txt"));
+    out.assert_ok();
+    assert_eq!(env.read_file("new.txt"), b"beta\n");
+    assert_eq!(std::fs::read_to_string(&seen).unwrap(), "pre\n");
+    let checks = out.data()["checks"].as_array().unwrap();
+    assert_eq!(checks.len(), 1, "{}", out.stdout);
+    assert!(
+        checks[0]["output"]
+            .as_str()
+            .unwrap()
+            .contains("post-write-ran")
+    );
+    // A pre hook refusing writes refuses the file MultiEdit would create.
+    call(&catalog("block-write"), edits("other.txt")).assert_err("blocked_by_hook");
+    assert!(!env.path("other.txt").exists());
+}
