@@ -12,6 +12,7 @@ mod edit_lines;
 mod files;
 mod notebook_edit;
 mod race;
+mod race_stat;
 mod read;
 mod read_image;
 mod read_indentation;

@@ -144,7 +144,12 @@ const PENDING_MAX_AGE_SECS: u64 = 3600;
 /// before the change. `None` where no link will do: a file with several links (rewritten in
 /// place, so its inode takes the new content), a file over the journal's limit, another file
 /// system, or an inode that is no longer the one read.
-pub fn keep(ctx: &Ctx, real: &Path, meta: &Metadata, hash: u64) -> Option<Kept> {
+pub fn keep(
+    ctx: &Ctx,
+    target: &crate::sandbox::Resolved,
+    meta: &Metadata,
+    hash: u64,
+) -> Option<Kept> {
     static SERIAL: AtomicU64 = AtomicU64::new(0);
     if meta.nlink() != 1 || meta.len() > MAX_ENTRY_BYTES {
         return None;
@@ -158,7 +163,7 @@ pub fn keep(ctx: &Ctx, real: &Path, meta: &Metadata, hash: u64) -> Option<Kept> 
         SERIAL.fetch_add(1, Ordering::Relaxed)
     );
     let path = dir.join(name);
-    std::fs::hard_link(real, &path).ok()?;
+    link_resolved(target, &path).ok()?;
     let kept = Kept {
         path: Some(path),
         hash,
@@ -178,6 +183,23 @@ pub fn keep(ctx: &Ctx, real: &Path, meta: &Metadata, hash: u64) -> Option<Kept> 
         meta.mtime_nsec(),
     );
     same.then_some(kept)
+}
+
+/// Links the file `target` names as `to`, through its checked directory handle (SPEC 31.4:
+/// the target of a change is journaled through its handle, so a directory swapped for a link
+/// since the check never puts an outside file in the journal). The entry itself: a link there
+/// is linked as a link, and then is not the inode read.
+fn link_resolved(target: &crate::sandbox::Resolved, to: &Path) -> std::io::Result<()> {
+    match &target.at {
+        Some(at) => Ok(rustix::fs::linkat(
+            &at.dir,
+            at.name.as_os_str(),
+            rustix::fs::CWD,
+            to,
+            rustix::fs::AtFlags::empty(),
+        )?),
+        None => std::fs::hard_link(&target.real, to),
+    }
 }
 
 /// Makes a kept link the blob `name`, durable; `None` (and no link left) if that fails.

@@ -349,6 +349,33 @@ pub fn open_resolved(target: &crate::sandbox::Resolved) -> io::Result<File> {
     Ok(f)
 }
 
+/// What a resolved path names, the entry itself (a link is not followed), described through
+/// its checked directory handle (SPEC 31.4): like a read, a stat never describes what a
+/// directory swapped for a link since the check leads to.
+pub fn lstat_resolved(target: &crate::sandbox::Resolved) -> io::Result<std::fs::Metadata> {
+    use rustix::fs::{Mode, OFlags};
+    let Some(at) = &target.at else {
+        return std::fs::symlink_metadata(&target.real);
+    };
+    let fd = rustix::fs::openat(
+        &at.dir,
+        at.name.as_os_str(),
+        OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+        Mode::empty(),
+    )?;
+    File::from(fd).metadata()
+}
+
+/// A resolved symlink's target text, read through its checked directory handle.
+pub fn readlink_resolved(target: &crate::sandbox::Resolved) -> io::Result<std::path::PathBuf> {
+    use std::os::unix::ffi::OsStringExt;
+    let Some(at) = &target.at else {
+        return std::fs::read_link(&target.real);
+    };
+    let text = rustix::fs::readlinkat(&at.dir, at.name.as_os_str(), Vec::new())?;
+    Ok(std::ffi::OsString::from_vec(text.into_bytes()).into())
+}
+
 /// The whole content of a resolved file, read through its checked handle.
 pub fn read_resolved(target: &crate::sandbox::Resolved) -> io::Result<Vec<u8>> {
     use std::io::Read;
