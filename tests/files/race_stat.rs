@@ -108,3 +108,16 @@ fn move_overwrite_never_journals_an_outside_file_while_a_directory_is_swapped() 
     );
     assert!(moved > 0, "no move got through at all");
 }
+
+/// A path below a directory that does not exist names nothing, though the last directory that
+/// does exist holds a file of that name (the handle stops there).
+#[test]
+fn a_path_below_a_missing_directory_names_nothing() {
+    let env = Env::new();
+    env.write_file("a.txt", "top\n");
+    let out = env.call("stat", json!({"path": "nodir/a.txt"}));
+    assert_eq!(out.data()["error"]["code"], "not_found", "{}", out.stdout);
+    env.call("move", json!({"from": "a.txt", "to": "b/a.txt"}))
+        .assert_ok();
+    assert_eq!(env.read_file("b/a.txt"), b"top\n");
+}

@@ -331,6 +331,7 @@ pub fn open_resolved(target: &crate::sandbox::Resolved) -> io::Result<File> {
     let Some(at) = &target.at else {
         return File::open(&target.real);
     };
+    absent_below(at)?;
     let fd = rustix::fs::openat(
         &at.dir,
         at.name.as_os_str(),
@@ -349,6 +350,16 @@ pub fn open_resolved(target: &crate::sandbox::Resolved) -> io::Result<File> {
     Ok(f)
 }
 
+/// A path whose walk stopped at a missing directory names nothing yet: its handle is the last
+/// directory that exists, where `name` may well be some other file.
+fn absent_below(at: &crate::sandbox::beneath::Walked) -> io::Result<()> {
+    if at.missing.is_empty() {
+        Ok(())
+    } else {
+        Err(io::Error::from(io::ErrorKind::NotFound))
+    }
+}
+
 /// What a resolved path names, the entry itself (a link is not followed), described through
 /// its checked directory handle (SPEC 31.4): like a read, a stat never describes what a
 /// directory swapped for a link since the check leads to.
@@ -357,6 +368,7 @@ pub fn lstat_resolved(target: &crate::sandbox::Resolved) -> io::Result<std::fs::
     let Some(at) = &target.at else {
         return std::fs::symlink_metadata(&target.real);
     };
+    absent_below(at)?;
     let fd = rustix::fs::openat(
         &at.dir,
         at.name.as_os_str(),
@@ -372,6 +384,7 @@ pub fn readlink_resolved(target: &crate::sandbox::Resolved) -> io::Result<std::p
     let Some(at) = &target.at else {
         return std::fs::read_link(&target.real);
     };
+    absent_below(at)?;
     let text = rustix::fs::readlinkat(&at.dir, at.name.as_os_str(), Vec::new())?;
     Ok(std::ffi::OsString::from_vec(text.into_bytes()).into())
 }
