@@ -281,9 +281,9 @@ impl Prepared {
             limits::cap_output(&mut env, max);
         }
         if env.ok
-            && let (Some(given), Some(_)) = (&given, &used)
+            && let (Some(given), Some(tools)) = (&given, &used)
         {
-            hooks::post(&ctx, r.name(), ran.name(), given, &mut env);
+            hooks::post(&ctx, r.name(), tools, given, &mut env);
         }
         env
     }
@@ -296,7 +296,7 @@ impl Resolved {
         ready: Result<Ready>,
         given: Option<&Value>,
         ran: &mut &'static dyn DynTool,
-        used: &mut Option<()>,
+        used: &mut Option<Vec<&'static str>>,
     ) -> Result<crate::envelope::Success> {
         let Ready {
             warnings,
@@ -336,10 +336,15 @@ impl Resolved {
             *ran = tools::find(tool).expect("a route names a registered tool");
             routed_input = Some(input);
         }
-        if let Some(given) = given {
-            hooks::pre(ctx, self.name(), ran.name(), given)?;
-        }
         let own_call = alias.filter(|a| a.has_call() && routed_input.is_none());
+        // The hooks of every tool that runs (SPEC 31.4), decided before anything runs.
+        let runs = match (own_call, &input) {
+            (Some(a), Some(input)) => a.tools_run(ctx, input),
+            _ => vec![ran.name()],
+        };
+        if let Some(given) = given {
+            hooks::pre(ctx, self.name(), &runs, given)?;
+        }
         let result = match (routed_input, own_call, input) {
             // Routed: another tool, another input, parsed by that tool.
             (Some(routed), _, _) => ran.call(ctx, routed),
@@ -352,7 +357,7 @@ impl Resolved {
             }
             _ => parsed.and_then(|p| ran.run_parsed(ctx, p)),
         };
-        *used = Some(());
+        *used = Some(runs);
         limits::settle(result, &entry, ran.name(), &ctx.control)
     }
 }

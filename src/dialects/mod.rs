@@ -43,6 +43,11 @@ pub type Call = fn(&Ctx, Value, &mut &'static str) -> Result<Success>;
 /// tool's catalog entry and hooks (24.7: they follow the tool that runs).
 pub type Route = fn(&Ctx, &Map<String, Value>) -> Result<Option<(&'static str, Value)>>;
 
+/// The tools a call of its own will run, decided before it runs: their pre hooks run before
+/// it and their post hooks after (SPEC 31.4: MultiEdit creating a file runs write's). Without
+/// one, the alias's tool.
+pub type Runs = fn(&Ctx, &Value) -> Vec<&'static str>;
+
 /// Whether an input is this agent's, where agents share a name (24.7).
 pub type Claims = fn(&Map<String, Value>) -> bool;
 
@@ -62,6 +67,7 @@ pub struct Alias {
     adapt: Option<Adapt>,
     route: Option<Route>,
     call: Option<Call>,
+    runs: Option<Runs>,
     /// What a call of its own does, for mcp's order and batch's parallel runs (24.7), where its
     /// input is not the tool's and the tool cannot say.
     effect: Option<crate::tool::Effect>,
@@ -83,6 +89,7 @@ impl Alias {
             adapt: None,
             route: None,
             call: None,
+            runs: None,
             effect: None,
             description: None,
         }
@@ -117,6 +124,10 @@ impl Alias {
     }
     pub const fn call(mut self, c: Call) -> Alias {
         self.call = Some(c);
+        self
+    }
+    pub const fn runs(mut self, r: Runs) -> Alias {
+        self.runs = Some(r);
         self
     }
     pub const fn description(mut self, d: &'static str) -> Alias {
@@ -260,6 +271,11 @@ impl Alias {
             Some(call) => call(ctx, input, ran),
             None => call_tool(ctx, self.tool, input),
         }
+    }
+
+    /// The tools a call of its own runs (`Runs`), for their hooks.
+    pub fn tools_run(&self, ctx: &Ctx, input: &Value) -> Vec<&'static str> {
+        self.runs.map_or_else(|| vec![self.tool], |r| r(ctx, input))
     }
 
     /// What this call does, when the alias says (a call of its own whose input is not the

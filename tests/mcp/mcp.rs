@@ -614,3 +614,42 @@ fn gemini_clis_wait_for_previous_is_accepted_and_ignored() {
     env.call("read", json!({"path": "a.txt", "wait_for_previous": true}))
         .assert_ok();
 }
+
+/// SPEC 31.4: at most 64 calls run at once per server; more wait in order for a thread. Before,
+/// each call in flight had a thread of its own: 100 waiting queries held 100 threads.
+#[test]
+fn at_most_64_calls_run_at_once_and_the_rest_wait_their_turn() {
+    let env = Env::new();
+    let mut s = Server::start(&env, &["mcp"], &[]);
+    let n = 100;
+    for id in 1..=n {
+        s.call(
+            id,
+            "query",
+            json!({"to": "nobody", "question": "?", "timeout_ms": 1500}),
+        );
+    }
+    std::thread::sleep(Duration::from_millis(700));
+    let status = std::fs::read_to_string(format!("/proc/{}/status", s.child.id())).unwrap();
+    let threads: usize = status
+        .lines()
+        .find_map(|l| l.strip_prefix("Threads:"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    // The pool's 64, the reading thread and a few of the runtime's own.
+    assert!(threads <= 64 + 4, "{threads} threads for {n} calls");
+    let (first_at, _) = s.response(1);
+    let (last_at, last) = s.response(n);
+    assert!(text(&last).contains("did not answer"), "{last}");
+    // The last 36 started only when the first 64 had timed out.
+    assert!(
+        last_at - first_at >= Duration::from_millis(1000),
+        "{:?}",
+        last_at - first_at
+    );
+    for id in 1..=n {
+        s.response(id);
+    }
+}

@@ -591,17 +591,18 @@ fn a_post_hooks_lint_output_reaches_output_and_checks() {
     let checks = out.data()["checks"].as_array().unwrap();
     assert_eq!(checks.len(), 1);
     assert_eq!(checks[0]["exit_code"], 1);
-    assert_eq!(checks[0]["command"], format!("{lint} 'pkg/my mod.py'"));
+    // Each path as `./path`, so none is read as an option (SPEC 31.4).
+    assert_eq!(checks[0]["command"], format!("{lint} './pkg/my mod.py'"));
     assert!(
         checks[0]["output"]
             .as_str()
             .unwrap()
-            .contains("lint: pkg/my mod.py has 1 problem")
+            .contains("lint: ./pkg/my mod.py has 1 problem")
     );
     // After the tool's own output, and the change stays.
     let text = out.output();
     let wrote = text.find("pkg/my mod.py").unwrap();
-    let linted = text.find("lint: pkg/my mod.py has 1 problem").unwrap();
+    let linted = text.find("lint: ./pkg/my mod.py has 1 problem").unwrap();
     assert!(wrote < linted, "{text}");
     assert_eq!(env.read_file("pkg/my mod.py"), b"x = 1\n");
     // A file the hook's `files` do not match runs no hook.

@@ -6,4 +6,5 @@ mod hub;
 mod loops;
 mod state;
 mod state_forgery;
+mod state_never_a_path;
 mod todo;

@@ -91,8 +91,8 @@ pub struct Current {
 impl Current {
     /// Links the file's inode into the undo directory, to be this change's blob (see
     /// `journal::keep`): call it after the last check that can refuse the change.
-    pub fn keep(&self, ctx: &Ctx, real: &Path) -> Option<journal::Kept> {
-        journal::keep(ctx, real, &self.meta, self.fingerprint.hash)
+    pub fn keep(&self, ctx: &Ctx, target: &Resolved) -> Option<journal::Kept> {
+        journal::keep(ctx, target, &self.meta, self.fingerprint.hash)
     }
 
     /// What the journal saves of it: the bytes, the mode, and the inode `keep` linked.

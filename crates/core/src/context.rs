@@ -113,6 +113,45 @@ fn default_state_dir() -> Result<PathBuf> {
     )
 }
 
+/// The default state dir, moved out of the root when it lies inside (SPEC 31.4: `--root $HOME`
+/// holds `~/.local/state`). Landlock cannot deny inside an allowed tree, so a `run` under
+/// `workspace-write` could otherwise rewrite the journal and job records; outside the root it
+/// cannot. The place outside is `/var/tmp/loopr-tool-<uid>` (else under `/tmp`), made 0700 and
+/// used only while it is a directory of ours, never a link another user put there.
+fn out_of(root_real: &Path, default: PathBuf) -> Result<PathBuf> {
+    let inside = |p: &Path| {
+        crate::sandbox::real::real_path(p)
+            .unwrap_or_else(|_| p.to_path_buf())
+            .starts_with(root_real)
+    };
+    if !inside(&default) {
+        return Ok(default);
+    }
+    let uid = rustix::process::geteuid().as_raw();
+    let candidates = ["/var/tmp", "/tmp"].map(|t| Path::new(t).join(format!("loopr-tool-{uid}")));
+    for dir in candidates.iter().filter(|d| !inside(d)) {
+        if own_private_dir(dir, uid) {
+            return Ok(dir.join("state"));
+        }
+    }
+    Err(ToolError::usage(format!(
+        "the default state directory {} lies inside the root {}, and no private place outside it could be made ({})",
+        default.display(),
+        root_real.display(),
+        candidates.map(|c| c.display().to_string()).join(", ")
+    ))
+    .hint("Pass --state-dir DIR (or LOOPR_STATE_DIR) naming a directory outside the root."))
+}
+
+/// Whether `dir` is (or now is, made 0700) a directory owned by `uid` that nobody else may
+/// enter, reached without a link.
+fn own_private_dir(dir: &Path, uid: u32) -> bool {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt};
+    let _ = std::fs::DirBuilder::new().mode(0o700).create(dir);
+    std::fs::symlink_metadata(dir)
+        .is_ok_and(|m| m.is_dir() && m.uid() == uid && m.mode() & 0o077 == 0)
+}
+
 /// `a/./b/../c` → `a/c`, without touching the file system.
 pub fn normalize_lexically(p: &Path) -> PathBuf {
     use std::path::Component;
@@ -170,7 +209,7 @@ impl Ctx {
         }
         let state_dir = match &g.state_dir {
             Some(d) => absolute(d)?,
-            None => default_state_dir()?,
+            None => out_of(&root_real, default_state_dir()?)?,
         };
         let lock_wait = std::env::var(EnvVars::LOOPR_LOCK_TIMEOUT_MS)
             .ok()

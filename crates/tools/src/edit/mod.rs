@@ -163,7 +163,7 @@ The file keeps its encoding, line endings (CRLF stays CRLF), BOM and every byte 
         if !dry_run {
             // Linked before the rename, while the old inode still has its name; a failed
             // write drops the link again.
-            let before = current.before(current.keep(ctx, real));
+            let before = current.before(current.keep(ctx, &target));
             change::replace(
                 ctx,
                 "edit",

@@ -420,7 +420,8 @@ pub fn list(ctx: &Ctx, session: &str, which: Which) -> Result<Vec<Message>> {
 
 /// Reads a store file; a missing one is None, a corrupt one is moved aside with a warning.
 fn read_json<T: serde::de::DeserializeOwned>(ctx: &Ctx, path: &Path) -> Result<Option<T>> {
-    let bytes = match std::fs::read(path) {
+    // Never through a link another process put there (SPEC 31.4).
+    let bytes = match state::read_own(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(ToolError::state(&e, path)),
@@ -582,6 +583,10 @@ pub fn artifact_names(ctx: &Ctx, session: &str, kind: &str) -> Result<Vec<String
 
 /// One stored artifact, or None.
 pub fn load_artifact(ctx: &Ctx, session: &str, kind: &str, name: &str) -> Result<Option<Value>> {
+    // A name from input (validate's `phase`) is never a path (SPEC 31.4).
+    if !state::bare_name(name) {
+        return Ok(None);
+    }
     read_json(
         ctx,
         &artifacts_dir(ctx, session, kind)?.join(format!("{name}.json")),

@@ -107,7 +107,7 @@ Only the edited cell's text changes in the file: everything else stays byte for 
         let current = locked.read_fresh(&target, meta)?;
         let nb = Notebook::parse(&current.bytes, shown)?;
         let (new_bytes, report) = nb.apply(&input, mode, shown)?;
-        let before = current.before(current.keep(ctx, real));
+        let before = current.before(current.keep(ctx, &target));
         change::replace(
             ctx,
             "notebook_edit",

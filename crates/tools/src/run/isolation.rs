@@ -41,8 +41,8 @@ fn floor(ctx: &Ctx) -> Mode {
     given.max(catalog.unwrap_or_default())
 }
 
-/// The `--sandbox` floor alone: the catalog's hooks run unsandboxed unless their own
-/// `sandbox` says otherwise (SPEC 24.7), whatever floor the tool they wrap has.
+/// The `--sandbox` floor alone: the floor under a catalog hook's own `sandbox` (SPEC 31.4),
+/// whatever floor the tool it wraps has.
 pub fn given_floor(ctx: &Ctx) -> Mode {
     ctx.run_sandbox
         .as_deref()
@@ -65,6 +65,32 @@ fn writable_roots(ctx: &Ctx) -> Vec<PathBuf> {
             (None, _) => Some(ctx.root_real.join(w)),
         })
         .collect()
+}
+
+/// `workspace-write` grants the root (and `[run] writable_roots`) whole: Landlock cannot deny a
+/// directory inside an allowed tree again. A state dir inside one of them would be writable
+/// by the command, which could forge the journal and job records (SPEC 31.4), so such a run is
+/// refused. The default state dir is kept out of the root (context.rs); only one named inside
+/// it, or a writable root that holds it, gets here.
+fn state_not_writable(ctx: &Ctx) -> Result<()> {
+    let state = ctx.state_real();
+    let real = |p: PathBuf| crate::sandbox::real_path(&p).unwrap_or(p);
+    let holder = std::iter::once(ctx.root_real.clone())
+        .chain(writable_roots(ctx).into_iter().map(real))
+        .find(|w| state.starts_with(w));
+    let Some(holder) = holder else {
+        return Ok(());
+    };
+    Err(ToolError::new(
+        Code::SandboxUnavailable,
+        format!(
+            "sandbox \"workspace-write\" cannot keep the command out of loopr-tool's state directory {}: it lies inside {}, which the command may write; the command was not run",
+            state.display(),
+            holder.display()
+        ),
+    )
+    .with("mode", Mode::WorkspaceWrite.name())
+    .hint("Run loopr-tool with --state-dir (or LOOPR_STATE_DIR) outside the root and the writable roots, or ask for sandbox \"read-only\"."))
 }
 
 impl Isolation {
@@ -110,6 +136,9 @@ impl Isolation {
             .hint("Leave sandbox_fallback out; where the kernel cannot enforce the sandbox the call fails with sandbox_unavailable."));
         }
         let mode = asked.unwrap_or(floor);
+        if mode == Mode::WorkspaceWrite {
+            state_not_writable(ctx)?;
+        }
         let abi = if mode == Mode::None {
             None
         } else {

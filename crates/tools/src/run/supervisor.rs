@@ -53,7 +53,7 @@ pub fn start(ctx: &Ctx, job: Job, spec: Spec, sandbox: serde_json::Value) -> Res
         id: job.id.clone(),
         spec,
     };
-    if let Err(e) = launch(&order) {
+    if let Err(e) = launch(&order, &record::tag(ctx, &job.id)) {
         let _ = record::forget(ctx, &job.id);
         isolation::remove_tmpdir(tmpdir.as_ref());
         return Err(e);
@@ -92,7 +92,7 @@ pub fn start(ctx: &Ctx, job: Job, spec: Spec, sandbox: serde_json::Value) -> Res
     Ok(Success::new(out, data))
 }
 
-fn launch(order: &Order) -> Result<()> {
+fn launch(order: &Order, tag: &str) -> Result<()> {
     let fail = |e: std::io::Error| {
         ToolError::new(
             Code::IoError,
@@ -101,6 +101,7 @@ fn launch(order: &Order) -> Result<()> {
     };
     let mut cmd = Command::new(super::keeper::program());
     cmd.arg(COMMAND)
+        .arg(tag)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null());
