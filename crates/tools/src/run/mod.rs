@@ -13,6 +13,7 @@ pub mod record;
 pub mod runtime;
 pub mod stdin;
 pub mod supervisor;
+pub mod worktree;
 
 // The process runtime is an engine of its own (crates/proc), under its old paths.
 pub use loopr_proc::{capture, clean, confine, exec, guard, keeper, proc, signals};
@@ -491,6 +492,9 @@ fn foreground(
     }
     isolation::remove_tmpdir(spec.tmpdir.as_ref());
     let captured = capture.finish(&page_hint(&job.id));
+    if outcome.exit != Exit::Code(0) {
+        warn_refused_write(ctx, &spec, &captured.text);
+    }
     let saved = record::update(ctx, &job.id, |j| settle(j, &outcome, captured.total))?;
     if outcome.cancelled {
         return Err(ToolError::cancelled("the run"));
@@ -508,6 +512,20 @@ fn foreground(
         spec.timeout_ms.unwrap_or(120_000),
         sandbox,
     )
+}
+
+/// A command that failed on a path `workspace-write` kept read-only is told which, and how a
+/// catalog widens it (SPEC 25.7): the denial alone reads like a broken repository.
+fn warn_refused_write(ctx: &Ctx, spec: &Spec, output: &str) {
+    let Some((Mode::WorkspaceWrite, writable)) = &spec.confine.fs else {
+        return;
+    };
+    if let Some(p) = worktree::refused_path(output, &spec.cwd, writable) {
+        ctx.warn(format!(
+            "the command failed on {}, which sandbox \"workspace-write\" keeps read-only; a catalog's [run] writable_roots can make a directory writable",
+            p.display()
+        ));
+    }
 }
 
 /// The record of a finished run.
