@@ -21,8 +21,8 @@ pub static ALIASES: &[Alias] = &[
     Alias::new("edit_file", Seeds, "edit")
         .renames(&[("old_str", "old_string"), ("new_str", "new_string")])
         .route(edit_creates),
-    Alias::new("search_files", Seeds, "grep")
-        .renames(&[("file_pattern", "glob"), ("context", "-C")]),
+    // grep takes the seeds' `file_pattern` and `context` itself (SPEC 25.6).
+    Alias::new("search_files", Seeds, "grep"),
     Alias::new("list_directory", Seeds, "tree").fixed(&[("depth", "1")]),
     Alias::new("list", Seeds, "tree").fixed(&[("depth", "1")]),
     Alias::new("web_fetch", Seeds, "fetch").ignored(&[PROMPT]),

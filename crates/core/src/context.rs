@@ -76,12 +76,15 @@ pub struct Ctx {
     warnings: RefCell<Vec<String>>,
 }
 
+/// What a session id is, as errors say it: `:` for seed 000's `exec:phase:1` (SPEC 25.6).
+pub const SESSION_ID: &str = "1 to 128 of [A-Za-z0-9._:-], not . or ..";
+
 pub fn valid_session(s: &str) -> bool {
-    (1..=64).contains(&s.len())
+    (1..=128).contains(&s.len())
         && s != "."
         && s != ".."
         && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'_' || b == b'-')
+            .all(|b| b.is_ascii_alphanumeric() || b"._:-".contains(&b))
 }
 
 /// The default state dir: `$XDG_STATE_HOME/loopr-tool`, else `~/.local/state/loopr-tool`.
@@ -153,7 +156,7 @@ impl Ctx {
         let session = g.session.clone().unwrap_or_else(|| "default".to_string());
         if !valid_session(&session) {
             return Err(ToolError::usage(format!(
-                "invalid session id {session:?}: it must match [A-Za-z0-9._-]{{1,64}} and not be . or .."
+                "invalid session id {session:?}: it must be {SESSION_ID}"
             )));
         }
         let state_dir = match &g.state_dir {
