@@ -3,3 +3,4 @@
 
 mod catalog;
 mod dialects;
+mod seed_names;
