@@ -338,6 +338,8 @@ impl Resolved {
             name: self.name().to_string(),
             entry: self.exposure.entry.clone(),
             changes_files: effect == Effect::ChangesFiles,
+            namer: Some(dialects::named),
+            dialect: alias.map(|a| a.agent.word()),
         };
         // A call that is another of our tools runs as that tool: offered by the catalog, its
         // hooks, its envelope (24.7).

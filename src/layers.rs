@@ -37,6 +37,7 @@ const CORE: &[&str] = &[
     "fsx",
     "input",
     "journal",
+    "offered",
     "policy",
     "reads",
     "sandbox",

@@ -166,6 +166,16 @@ impl Agent {
         }
     }
 
+    /// The agent as a catalog's `dialect` names it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Agent::Seeds => "seed",
+            Agent::ClaudeCode => "claude",
+            Agent::Codex => "codex",
+            Agent::Gemini => "gemini",
+        }
+    }
+
     /// Who it is, for messages.
     pub fn shown(self) -> &'static str {
         match self {
@@ -180,6 +190,101 @@ impl Agent {
 /// The alias `name` of `agent`, if that agent has one whose tool is registered.
 pub fn find_of(name: &str, agent: Agent) -> Option<&'static Alias> {
     all().find(|a| a.name == name && a.agent == agent && crate::tools::find(a.tool).is_some())
+}
+
+/// How `tool` (with `action`) is offered to the model of a call that `dialect`'s alias took
+/// (SPEC 25.5): among the names offered, that agent's own alias first, then our name, then
+/// any other agent's; without catalog keys, the agent's alias of any tool offered. `None`:
+/// not offered, so a hint must not name it.
+pub fn named(
+    policy: &crate::policy::Policy,
+    dialect: Option<&str>,
+    tool: &str,
+    action: Option<&str>,
+) -> Option<crate::offered::Named> {
+    let agent = dialect.and_then(Agent::parse);
+    let fits = |a: &Alias| a.tool == tool && action.is_none_or(|act| a.fixed_action() == Some(act));
+    let rank = |a: &Alias| if Some(a.agent) == agent { 0 } else { 2 };
+    let mut best: Option<(u8, crate::offered::Named)> = None;
+    let mut consider = |r: u8, n: crate::offered::Named| {
+        if best.as_ref().is_none_or(|(b, _)| r < *b) {
+            best = Some((r, n));
+        }
+    };
+    for e in policy.exposed().iter().filter(|e| e.tool == tool) {
+        if e.name == tool {
+            consider(1, crate::offered::Named::own(tool));
+            continue;
+        }
+        let key = e.entry.as_ref().filter(|k| k.name == e.name);
+        let alias = key
+            .and_then(|k| pinned(&e.name, k.dialect.as_deref()))
+            .or_else(|| find(&e.name));
+        if let Some(a) = alias.filter(|a| fits(a)) {
+            consider(rank(a), a.named());
+        }
+    }
+    let keyed = policy.exposed().iter().any(|e| e.entry.is_some());
+    if !keyed
+        && policy.offers(tool)
+        && let Some(a) = agent.and_then(|ag| all().find(|a| a.agent == ag && fits(a)))
+    {
+        consider(0, a.named());
+    }
+    best.map(|(_, n)| n)
+}
+
+/// How agents spell a path, where our tools take each spelling as `path` itself.
+const PATH_SPELLINGS: &[&str] = &["file_path", "absolute_path", "notebook_path", "dir_path"];
+
+impl Alias {
+    /// The agent's name for `path`, where its schema spells it otherwise (Read's `file_path`).
+    fn path_field(&self) -> Option<&'static str> {
+        let props = table(self.agent)?.get(self.name)?.get("properties")?;
+        if props.get("path").is_some() {
+            return None;
+        }
+        PATH_SPELLINGS
+            .iter()
+            .copied()
+            .find(|p| props.get(*p).is_some())
+    }
+}
+
+/// Names whose line numbers count from 0 (22.7): a hint gives them so. (Claude Code's Read
+/// counts from 1 and takes 0 for 1 as well.)
+const FROM_ZERO: &[(&str, Agent, &str)] = &[("read_file", Agent::Gemini, "offset")];
+
+impl Alias {
+    /// The action this name fixes (`BashOutput`: `output`), if it fixes one.
+    fn fixed_action(&self) -> Option<&'static str> {
+        self.fixed
+            .iter()
+            .find(|(f, _)| *f == "action")
+            .map(|(_, v)| v.trim_matches('"'))
+    }
+
+    /// This alias as a hint names it.
+    fn named(&self) -> crate::offered::Named {
+        let mut fields: Vec<(String, String)> = self
+            .renames
+            .iter()
+            .map(|(theirs, ours)| (ours.to_string(), theirs.to_string()))
+            .collect();
+        if let Some(theirs) = self.path_field() {
+            fields.push(("path".into(), theirs.into()));
+        }
+        crate::offered::Named {
+            name: self.name.to_string(),
+            action_fixed: self.fixed_action().is_some(),
+            fields,
+            from_zero: FROM_ZERO
+                .iter()
+                .filter(|(n, a, _)| *n == self.name && *a == self.agent)
+                .map(|(_, _, f)| f.to_string())
+                .collect(),
+        }
+    }
 }
 
 /// The agents that have a tool of this name, in table order.

@@ -416,8 +416,23 @@ fn max_output_bytes_caps_output_in_bytes_and_marks_it() {
     let env = Env::new();
     let text: String = (0..400).map(|i| format!("é line {i}\n")).collect();
     env.write_file("big.txt", &text);
-    let file = catalog(&env, "[tools.read]\nmax_output_bytes = 300\n");
+    let file = catalog(
+        &env,
+        "[tools.read]\nmax_output_bytes = 300\n[tools.grep]\nmax_output_bytes = 300\n",
+    );
+    // A lone read is cut by read itself, in bytes, with its own way on (SPEC 25.5).
     let out = with(&env, &file, &["read", "big.txt"], "");
+    out.assert_ok();
+    assert!(out.output().len() <= 300, "{}", out.output().len());
+    assert!(out.output().contains("; continue with offset="), "{}", out.output());
+    assert_eq!(out.data()["truncated"], true);
+    // Other tools are cut by the catalog.
+    let out = with(
+        &env,
+        &file,
+        &["grep", "line", "--output-mode", "content", "--no-n"],
+        "",
+    );
     out.assert_ok();
     assert!(out.output().len() <= 300, "{}", out.output().len());
     assert!(out.output().ends_with("narrow the call to see the rest]\n"));

@@ -3,4 +3,5 @@
 
 mod catalog;
 mod dialects;
+mod named_hints;
 mod seed_names;

@@ -36,6 +36,10 @@ pub struct CallPolicy {
     pub name: String,
     pub entry: Option<ToolEntry>,
     pub changes_files: bool,
+    /// How hints name other tools for this call's model (SPEC 25.5); dispatch sets it.
+    pub namer: Option<crate::offered::Namer>,
+    /// The agent whose alias took the call, as a catalog's `dialect` names it.
+    pub dialect: Option<&'static str>,
 }
 
 impl CallPolicy {
@@ -191,6 +195,18 @@ impl Ctx {
     }
 
     /// A warning that does not stop the tool: it joins `data.warnings` and `output`.
+    /// How `tool` (with `action`) is offered to this call's model, if it is (SPEC 25.5): a
+    /// hint names it so, and says how to go on without it where it is not.
+    pub fn offered(&self, tool: &str, action: Option<&str>) -> Option<crate::offered::Named> {
+        match self.call.namer {
+            Some(namer) => namer(&self.policy, self.call.dialect, tool, action),
+            None => self
+                .policy
+                .offers(tool)
+                .then(|| crate::offered::Named::own(tool)),
+        }
+    }
+
     pub fn warn(&self, w: impl Into<String>) {
         self.warnings.borrow_mut().push(w.into());
     }

@@ -21,6 +21,7 @@ pub mod fault;
 pub mod fsx;
 pub mod input;
 pub mod journal;
+pub mod offered;
 pub mod policy;
 pub mod reads;
 pub mod sandbox;

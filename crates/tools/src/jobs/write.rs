@@ -223,6 +223,6 @@ fn since_last(ctx: &Ctx, job: &Job, budget: usize) -> Result<(String, bool, u64,
         }
     }
     let read_to = to - left;
-    let captured = capture.finish(&page_hint(&job.id));
+    let captured = capture.finish(&page_hint(ctx, &job.id));
     Ok((captured.text, captured.truncated, from, read_to))
 }

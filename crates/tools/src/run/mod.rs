@@ -179,6 +179,9 @@ fn start(
         )
         .hint("Add background: true, then type into it with jobs (action \"write\", id, chars); or give the whole input at once as `stdin`."));
     }
+    if background {
+        check_job_tool(ctx, interactive)?;
+    }
     if input.command.trim().is_empty() {
         return Err(ToolError::invalid("command", "field `command` is empty")
             .hint("Give the shell command to run, e.g. \"git status\"."));
@@ -409,9 +412,34 @@ pub fn open_log(ctx: &Ctx, id: &str) -> Option<File> {
     }
 }
 
-/// What the cut line tells the model to do.
-pub fn page_hint(id: &str) -> String {
-    format!("The whole output is in the log: jobs action \"output\", id \"{id}\"")
+/// What the cut line tells the model to do: page the log with the job tool as this call's
+/// model has it (SPEC 25.5), or, with none offered, rerun narrower.
+pub fn page_hint(ctx: &Ctx, id: &str) -> String {
+    match ctx.offered("jobs", Some("output")) {
+        Some(jobs) => format!(
+            "The whole output is in the log: {}",
+            jobs.call(Some("output"), &[("id", id)])
+        ),
+        None => "To see the rest, run the command again with its output narrowed (`| tail -n 50`, `| grep PATTERN`, or to a file you then read)".to_string(),
+    }
+}
+
+/// `background` (and `interactive`) start a job that only a job tool can read, wait for or
+/// kill: under a catalog that offers none, they are refused (SPEC 25.5).
+fn check_job_tool(ctx: &Ctx, interactive: bool) -> Result<()> {
+    if ctx.offered("jobs", None).is_some() {
+        return Ok(());
+    }
+    let field = if interactive {
+        "interactive"
+    } else {
+        "background"
+    };
+    Err(ToolError::invalid(
+        field,
+        format!("`{field}: true` starts a job that no tool offered here can read, wait for or kill, so it is refused"),
+    )
+    .hint("Run the command in the foreground (leave `background` out), with a `timeout_ms` that fits it."))
 }
 
 pub fn budget(job: &Job) -> usize {
@@ -491,7 +519,7 @@ fn foreground(
         let _ = std::fs::remove_file(file);
     }
     isolation::remove_tmpdir(spec.tmpdir.as_ref());
-    let captured = capture.finish(&page_hint(&job.id));
+    let captured = capture.finish(&page_hint(ctx, &job.id));
     if outcome.exit != Exit::Code(0) {
         warn_refused_write(ctx, &spec, &captured.text);
     }

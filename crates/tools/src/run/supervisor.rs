@@ -251,7 +251,7 @@ pub fn main() -> i32 {
     // The job has ended: a later write finds no FIFO and says so.
     drop(keep);
     forget_fifo();
-    let captured = capture.finish(&super::page_hint(&order.id));
+    let captured = capture.finish(&super::page_hint(&ctx, &order.id));
     // The log is all a later reader has: say there what the end was like.
     let note = if outcome.timed_out {
         Some(format!(
