@@ -73,7 +73,7 @@ fn background_and_interactive_need_a_job_tool() {
         json!({"command": "cat", "background": true, "interactive": true}),
     )
     .assert_invalid("interactive");
-    // With one, it starts.
+    // With one, it starts, and the answer names the job tools as offered.
     let file = catalog(&env, "[tools.run_command]\n[tools.KillShell]\n");
     let out = with(
         &env,
@@ -82,6 +82,13 @@ fn background_and_interactive_need_a_job_tool() {
         json!({"command": "true", "background": true}),
     );
     out.assert_ok();
+    let id = out.data()["id"].as_str().unwrap().to_string();
+    let stop = format!("Stop it with KillShell shell_id \"{id}\".");
+    assert!(out.output().contains(&stop), "{}", out.output());
+    assert!(!out.output().contains("Page it"), "{}", out.output());
+    let out = env.call("run", json!({"command": "true", "background": true}));
+    let page = "Page it with jobs action \"output\", id \"";
+    assert!(out.output().contains(page), "{}", out.output());
 }
 
 #[test]
@@ -116,6 +123,22 @@ fn not_read_names_the_read_tool_as_offered_or_says_there_is_none() {
         out.output().contains("Read file_path \"a.txt\""),
         "{}",
         out.output()
+    );
+    // no_match's advice names the read tool as offered too.
+    let file = catalog(&env, "[tools.edit_file]\n[tools.read_file]\n");
+    env.write_file("b.txt", "uno\n");
+    with(&env, &file, "read_file", json!({"path": "b.txt"})).assert_ok();
+    let out = with(
+        &env,
+        &file,
+        "edit_file",
+        json!({"path": "b.txt", "old_string": "zzz", "new_string": "two"}),
+    );
+    out.assert_err("no_match");
+    let hint = out.json["error"]["hint"].as_str().unwrap_or("");
+    assert!(
+        hint.contains("Read b.txt (read_file path \"b.txt\")"),
+        "{hint}"
     );
 }
 
