@@ -412,6 +412,8 @@ mod tests {
             format: Format::Json,
             pretty: false,
             policy: Default::default(),
+            hub: None,
+            harness: false,
         };
         for name in ["read", "Read"] {
             PARSES.with(|n| n.set(0));

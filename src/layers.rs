@@ -35,6 +35,7 @@ const CORE: &[&str] = &[
     "exit_status",
     "fault",
     "fsx",
+    "hub",
     "input",
     "journal",
     "offered",

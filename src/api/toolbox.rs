@@ -67,6 +67,8 @@ pub struct ToolboxBuilder {
     allow_private: bool,
     allow_dangerous: bool,
     sandbox: Option<String>,
+    hub: Option<String>,
+    harness: bool,
     helper: Option<PathBuf>,
     tools: Vec<Pending>,
 }
@@ -165,6 +167,21 @@ impl ToolboxBuilder {
         self
     }
 
+    /// `--hub`: where loops meet (SPEC 25.1): a name shared by every root that names it, or a
+    /// `redis://` / `rediss://` URL. Without it: the catalog's `[loops] hub`, else the git
+    /// repository of the root (all its worktrees meet), else the root.
+    pub fn hub(mut self, hub: impl Into<String>) -> Self {
+        self.hub = Some(hub.into());
+        self
+    }
+
+    /// `--harness`: this Toolbox makes a harness's own control calls (SPEC 25.3): the
+    /// catalog's offer does not bind them; the sandbox and path rules still do.
+    pub fn harness(mut self, on: bool) -> Self {
+        self.harness = on;
+        self
+    }
+
     /// The program `run` starts its keeper and background jobs' supervisors from (processes
     /// that must outlive a call): a `loopr-tool` binary. Without it they are started from this
     /// process's own executable, which must then call [`helper_main`](crate::helper_main)
@@ -233,6 +250,8 @@ impl ToolboxBuilder {
             format: Format::Json,
             pretty: false,
             policy: Arc::new(Policy::default()),
+            hub: self.hub,
+            harness: self.harness,
         };
         // The root, the session and the state dir are checked as every call checks them.
         if let Err(e) = Ctx::new(&globals) {

@@ -65,8 +65,9 @@ const PROJECT_KEYS: &[(&str, Kind)] = &[
     ("test", Kind::Str),
     ("validate", Kind::Str),
 ];
+const LOOPS_KEYS: &[(&str, Kind)] = &[("hub", Kind::Str)];
 const TOP_KEYS: &[&str] = &[
-    "tools", "profiles", "paths", "run", "hooks", "search", "project",
+    "tools", "profiles", "paths", "run", "hooks", "search", "project", "loops",
 ];
 
 pub use crate::policy::{MAX_TIMEOUT_MS, RUN_MAX_TIMEOUT_MS};
@@ -330,6 +331,15 @@ pub fn read_knowing(src: &str, known: &[&str]) -> (Catalog, Vec<Problem>) {
                     cat.project.build = f.str("build");
                     cat.project.test = f.str("test");
                     cat.project.validate = f.str("validate");
+                }
+            }
+            "loops" => {
+                if let Some(t) = r.sub(v, "[loops]") {
+                    let mut f = r.fields(t, "[loops]", LOOPS_KEYS);
+                    cat.loops.hub = f.str("hub");
+                    if let Some(Err(e)) = cat.loops.hub.as_deref().map(crate::hub::parse) {
+                        r.problem(&v.span(), format!("[loops] hub: {e}"));
+                    }
                 }
             }
             other => r.problem(

@@ -57,6 +57,8 @@ pub fn base_command() -> Command {
         .arg(global(Arg::new("pretty").long("pretty").action(ArgAction::SetTrue).help("Indent the JSON")))
         .arg(global(Arg::new("config").long("config").value_name("FILE").help("The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]")))
         .arg(global(Arg::new("profile").long("profile").value_name("NAME").help("The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]")))
+        .arg(global(Arg::new("hub").long("hub").value_name("HUB").help("Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog's [loops] hub, else the git repository, else the root]")))
+        .arg(global(Arg::new("harness").long("harness").action(ArgAction::SetTrue).help("A harness's own control call: the catalog's offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]")))
         .arg(global(Arg::new("read-only").long("read-only").action(ArgAction::SetTrue).help("Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]")))
 }
 
@@ -166,6 +168,8 @@ pub fn globals(m: &ArgMatches, policy: Arc<catalog::Policy>) -> Result<Globals> 
         format,
         pretty: m.get_flag("pretty"),
         policy,
+        hub: flag_or_env("hub", EnvVars::LOOPR_HUB),
+        harness: m.get_flag("harness") || env_flag(EnvVars::LOOPR_HARNESS)?,
     })
 }
 

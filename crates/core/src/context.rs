@@ -27,6 +27,12 @@ pub struct Globals {
     pub pretty: bool,
     /// The catalog's policy (SPEC 19): loaded once per process, shared by every call.
     pub policy: Arc<Policy>,
+    /// Where loops meet (`--hub`, `LOOPR_HUB`, SPEC 25.1); None: the catalog's, else the
+    /// repository's.
+    pub hub: Option<String>,
+    /// The harness's own control calls (`--harness`, SPEC 25.3): not bound by the catalog's
+    /// offer.
+    pub harness: bool,
 }
 
 /// What the catalog says about the call being made: the name it was called by, its entry, and
@@ -69,6 +75,12 @@ pub struct Ctx {
     pub policy: Arc<Policy>,
     /// Set by dispatch before the tool runs.
     pub call: CallPolicy,
+    /// `--hub` / `LOOPR_HUB` as given (SPEC 25.1).
+    pub hub: Option<String>,
+    /// A harness's control call (SPEC 25.3).
+    pub harness: bool,
+    /// Where this call's loops meet, found on first use.
+    hub_place: std::cell::OnceCell<crate::hub::Hub>,
     /// The path rules compiled for this root, on first use.
     rules: std::cell::OnceCell<Option<Arc<crate::sandbox::rules::Rules>>>,
     /// Paths this call changed (as shown), for post hooks.
@@ -186,6 +198,9 @@ impl Ctx {
             control,
             policy: g.policy.clone(),
             call: CallPolicy::default(),
+            hub: g.hub.clone(),
+            harness: g.harness,
+            hub_place: std::cell::OnceCell::new(),
             rules: std::cell::OnceCell::new(),
             changed: RefCell::new(Vec::new()),
             state_real: std::cell::OnceCell::new(),
@@ -194,7 +209,15 @@ impl Ctx {
         })
     }
 
-    /// A warning that does not stop the tool: it joins `data.warnings` and `output`.
+    /// Where this call's loops meet (SPEC 25.1), found once per call.
+    pub fn hub(&self) -> Result<&crate::hub::Hub> {
+        if let Some(h) = self.hub_place.get() {
+            return Ok(h);
+        }
+        let h = crate::hub::locate(self)?;
+        Ok(self.hub_place.get_or_init(|| h))
+    }
+
     /// How `tool` (with `action`) is offered to this call's model, if it is (SPEC 25.5): a
     /// hint names it so, and says how to go on without it where it is not.
     pub fn offered(&self, tool: &str, action: Option<&str>) -> Option<crate::offered::Named> {
@@ -207,6 +230,7 @@ impl Ctx {
         }
     }
 
+    /// A warning that does not stop the tool: it joins `data.warnings` and `output`.
     pub fn warn(&self, w: impl Into<String>) {
         self.warnings.borrow_mut().push(w.into());
     }

@@ -19,6 +19,7 @@ pub mod error;
 pub mod exit_status;
 pub mod fault;
 pub mod fsx;
+pub mod hub;
 pub mod input;
 pub mod journal;
 pub mod offered;

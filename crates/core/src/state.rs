@@ -119,7 +119,11 @@ impl<'a> StateLock<'a> {
 
     /// The state lock of another session of the root (a share into its inbox, SPEC 20.2).
     pub fn acquire_for(ctx: &'a Ctx, session: &str) -> Result<StateLock<'a>> {
-        let dir = session_dir_of(ctx, session);
+        Self::acquire_in(ctx, session_dir_of(ctx, session))
+    }
+
+    /// The lock of a session directory elsewhere: a hub session's (SPEC 25.1).
+    pub fn acquire_in(ctx: &'a Ctx, dir: PathBuf) -> Result<StateLock<'a>> {
         create_dir(&dir)?;
         // Poisoning means another thread panicked while holding it; the state files, not the
         // mutex, are the truth, so go on.
@@ -190,13 +194,22 @@ pub struct SessionsLock {
 impl SessionsLock {
     /// Locks each distinct session of `sessions` (valid session ids).
     pub fn acquire(ctx: &Ctx, sessions: &[&str]) -> Result<SessionsLock> {
+        Self::acquire_in(ctx, sessions, |s| session_dir_of(ctx, s))
+    }
+
+    /// The same for sessions whose directories `dir_of` names (a hub's, SPEC 25.1).
+    pub fn acquire_in(
+        ctx: &Ctx,
+        sessions: &[&str],
+        dir_of: impl Fn(&str) -> PathBuf,
+    ) -> Result<SessionsLock> {
         let mut names: Vec<&str> = sessions.to_vec();
         names.sort_unstable();
         names.dedup();
         let dirs = names
             .iter()
             .map(|s| {
-                let dir = session_dir_of(ctx, s);
+                let dir = dir_of(s);
                 create_dir(&dir).map(|()| dir)
             })
             .collect::<Result<Vec<_>>>()?;

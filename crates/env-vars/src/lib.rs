@@ -94,6 +94,12 @@ table! {
     Option LOOPR_READ_ONLY;
     /// 1: mcp sends output schemas and structuredContent (mcp --structured)
     Option LOOPR_MCP_STRUCTURED;
+    /// Where loops meet: a name, or a redis:// or rediss:// URL (--hub) [default: the repository]
+    Option LOOPR_HUB;
+    /// 1: the harness's own control calls, outside the catalog's offer (--harness)
+    Option LOOPR_HARNESS;
+    /// The Redis hub's password, when its URL does not carry one
+    Setting LOOPR_HUB_PASSWORD;
     /// How long a call waits for a lock, in milliseconds [default: 10000]
     Setting LOOPR_LOCK_TIMEOUT_MS;
     /// search's provider: duckduckgo, brave, tavily or searxng

@@ -4,7 +4,7 @@ use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Result, ToolError};
 use crate::journal;
-use crate::loops::store::{self as loops, COMPLETED, Completion};
+use crate::loops::store::{self as loops};
 use crate::reads;
 use crate::state::{self, StateLock};
 use crate::tool::{Effect, Tool};
@@ -68,9 +68,21 @@ impl Tool for Session {
         } else {
             0
         };
+        // The hub's part first: its lock and the session's are not held together (they are one
+        // lock outside git, and a process takes its state locks one at a time).
+        let action = input.action.unwrap_or_default();
+        let completed = match action {
+            Action::Show => loops::completion(ctx, &ctx.session)?,
+            Action::Reopen => loops::reopen(ctx)?,
+            _ => None,
+        };
+        let hub_removed = match action {
+            Action::Reset => loops::reset(ctx)?,
+            _ => 0,
+        };
         let lock = StateLock::acquire(ctx)?;
-        match input.action.unwrap_or_default() {
-            Action::Show => show(ctx, &lock),
+        match action {
+            Action::Show => show(ctx, &lock, completed),
             Action::ClearReads => {
                 let n = reads::clear(&lock)?;
                 let output = format!("Forgot {n} read record(s) of session {}\n", ctx.session);
@@ -80,12 +92,9 @@ impl Tool for Session {
                 ))
             }
             Action::Reopen => {
-                let done = lock.load::<Option<Completion>>(COMPLETED)?;
+                let done = completed;
                 let output = match &done {
                     Some(d) => {
-                        let path = lock.dir().join(COMPLETED);
-                        std::fs::remove_file(&path).map_err(|e| ToolError::state(&e, &path))?;
-                        state::sync_dir(lock.dir());
                         format!(
                             "Reopened session {}: its completion of {} is cleared\n",
                             ctx.session, d.completed_at
@@ -102,7 +111,7 @@ impl Tool for Session {
                 ))
             }
             Action::Reset => {
-                let removed = clear_dir(lock.dir())?;
+                let removed = clear_dir(lock.dir())? + hub_removed;
                 let mut output = String::new();
                 if ended > 0 {
                     output.push_str(&format!("Ended {ended} running job(s)\n"));
@@ -123,7 +132,7 @@ impl Tool for Session {
 /// How many read records `session show` lists.
 const SHOW_READS: usize = 1000;
 
-fn show(ctx: &Ctx, lock: &StateLock) -> Result<Success> {
+fn show(ctx: &Ctx, lock: &StateLock, completed: Option<loops::Completion>) -> Result<Success> {
     let mut list: Vec<(String, String)> = reads::all(lock)
         .iter()
         .map(|(real, r)| {
@@ -144,7 +153,6 @@ fn show(ctx: &Ctx, lock: &StateLock) -> Result<Success> {
     let todos = todo_counts(lock.load::<Value>(TODOS_FILE)?);
     let undo_depth = journal::depth(lock)?;
     let jobs_running = crate::jobs::running(lock)?;
-    let completed = lock.load::<Option<Completion>>(COMPLETED)?;
     let mut artifacts = serde_json::Map::new();
     for kind in loops::KINDS {
         let names = loops::artifact_names(ctx, &ctx.session, kind)?;

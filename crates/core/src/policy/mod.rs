@@ -135,6 +135,12 @@ pub struct Project {
     pub validate: Option<String>,
 }
 
+/// `[loops]`: where the catalog's loops meet (SPEC 25.1), a hub name or a Redis URL.
+#[derive(Debug, Clone, Default)]
+pub struct Loops {
+    pub hub: Option<String>,
+}
+
 /// A catalog file as read.
 #[derive(Debug, Clone, Default)]
 pub struct Catalog {
@@ -145,6 +151,7 @@ pub struct Catalog {
     pub hooks: Hooks,
     pub search: Search,
     pub project: Project,
+    pub loops: Loops,
 }
 
 /// How the catalog was asked for (SPEC 19.1): `--config` / `LOOPR_CONFIG`, `--profile` /

@@ -2,11 +2,11 @@
 //! state, so a harness learns it from `session show` in any process; one per session until
 //! `session reopen` (or `reset`) clears it.
 
-use super::store::{COMPLETED, Completion};
+use super::store::{self, Completion};
 use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Result, ToolError};
-use crate::state::{self, StateLock};
+use crate::state;
 use crate::tool::{Effect, Hints, Tool};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -53,8 +53,11 @@ Call it once, when the work is finished and checked: a second call is invalid_in
                 "complete_task: summary is empty; say what was done",
             ));
         }
-        let lock = StateLock::acquire(ctx)?;
-        if let Some(done) = lock.load::<Option<Completion>>(COMPLETED)? {
+        let done = Completion {
+            summary: input.summary,
+            completed_at: state::now(),
+        };
+        if let Err(done) = store::complete(ctx, &done)? {
             return Err(ToolError::usage(format!(
                 "complete_task: session {} was already completed at {} ({:?})",
                 ctx.session, done.completed_at, done.summary
@@ -62,12 +65,6 @@ Call it once, when the work is finished and checked: a second call is invalid_in
             .with("completed_at", done.completed_at)
             .hint("To complete it again, first `session` with action `reopen` (keeps the rest of the state) or `reset` (drops it all)."));
         }
-        let done = Completion {
-            summary: input.summary,
-            completed_at: state::now(),
-        };
-        lock.save(COMPLETED, &done, true)?;
-        drop(lock);
         Ok(Success::new(
             format!(
                 "Session {} completed at {}: {}\n",

@@ -82,7 +82,7 @@ data.messages: [{id, from, at, kind: share|query, data_type?, data?, question?, 
             } else {
                 Which::Unread
             };
-            return Ok(show(ctx, which, store::list(ctx, which)?));
+            return Ok(show(ctx, which, store::list(ctx, &ctx.session, which)?));
         }
         let Some(id) = input.id else {
             return Err(ToolError::invalid(
@@ -96,7 +96,7 @@ data.messages: [{id, from, at, kind: share|query, data_type?, data?, question?, 
                 "inbox: action reply needs text, the answer",
             ));
         };
-        let query = store::reply(ctx, id, &text)?;
+        let query = store::reply(ctx, &ctx.session, id, &text)?;
         Ok(Success::new(
             format!("Answered query {id} from {}\n", query.from),
             json!({"id": id, "to": query.from}),

@@ -81,7 +81,7 @@ Only ask a loop that is running and reads its inbox; to tell without waiting, us
             "waiting for session {} to answer query {id}",
             input.to
         ));
-        let dir = store::inbox_dir(ctx, &input.to);
+        let dir = store::inbox_dir(ctx, &input.to)?;
         let outcome = wait::until(ctx, &dir, deadline, || {
             store::reply_of(ctx, &input.to, id, nonce)
         })?;

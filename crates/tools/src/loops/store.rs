@@ -85,8 +85,23 @@ pub struct Message {
     pub read: bool,
 }
 
-pub fn inbox_dir(ctx: &Ctx, session: &str) -> PathBuf {
-    state::session_dir_of(ctx, session).join(INBOX)
+/// A session's directory in this call's file hub (SPEC 25.1): the root's own session directory
+/// outside git, else the repository's or the named hub's.
+pub fn hub_session_dir(ctx: &Ctx, session: &str) -> Result<PathBuf> {
+    match ctx.hub()?.dir() {
+        Some(dir) => Ok(crate::hub::session_dir(dir, session)),
+        None => Err(ToolError::internal(
+            "a Redis hub has no directory: the caller asks the Redis backend",
+        )),
+    }
+}
+
+pub fn inbox_dir(ctx: &Ctx, session: &str) -> Result<PathBuf> {
+    Ok(hub_session_dir(ctx, session)?.join(INBOX))
+}
+
+fn lock_session<'a>(ctx: &'a Ctx, session: &str) -> Result<StateLock<'a>> {
+    StateLock::acquire_in(ctx, hub_session_dir(ctx, session)?)
 }
 
 fn name(prefix: char, id: u64) -> String {
@@ -220,13 +235,18 @@ pub fn check_size(value: &impl Serialize, field: &str) -> Result<()> {
 /// Appends one message to each target's inbox: all of them or none (a full inbox refuses the
 /// whole share). `targets[i]` is blamed as `to[i]`. Returns the ids given, in order.
 pub fn deliver(ctx: &Ctx, targets: &[(&str, Stored)]) -> Result<Vec<u64>> {
-    let dirs: Vec<PathBuf> = targets.iter().map(|(t, _)| inbox_dir(ctx, t)).collect();
+    let dirs: Vec<PathBuf> = targets
+        .iter()
+        .map(|(t, _)| inbox_dir(ctx, t))
+        .collect::<Result<_>>()?;
     let mut staged = Vec::with_capacity(targets.len());
     for ((_, msg), dir) in targets.iter().zip(&dirs) {
         staged.push(stage(dir, msg)?);
     }
     let names: Vec<&str> = targets.iter().map(|(t, _)| *t).collect();
-    let lock = SessionsLock::acquire(ctx, &names)?;
+    let hub = hub_session_dir(ctx, "x")?;
+    let hub = hub.parent().expect("a session directory has a parent");
+    let lock = SessionsLock::acquire_in(ctx, &names, |s| crate::hub::session_dir(hub, s))?;
     let mut scans = Vec::with_capacity(targets.len());
     for (i, ((target, _), dir)) in targets.iter().zip(&dirs).enumerate() {
         debug_assert_eq!(lock.dir(target).join(INBOX), *dir);
@@ -280,8 +300,8 @@ pub enum Which {
 
 /// The messages of this session's inbox, oldest first. The unread ones, once shown by `Unread`,
 /// are marked read; `All` looks without marking (a harness may peek; SPEC 20.2 marks on list).
-pub fn list(ctx: &Ctx, which: Which) -> Result<Vec<Message>> {
-    let lock = StateLock::acquire(ctx)?;
+pub fn list(ctx: &Ctx, session: &str, which: Which) -> Result<Vec<Message>> {
+    let lock = lock_session(ctx, session)?;
     let dir = lock.dir().join(INBOX);
     let s = scan(ctx, &dir)?;
     let ids: Vec<u64> = match which {
@@ -353,9 +373,9 @@ fn read_json<T: serde::de::DeserializeOwned>(ctx: &Ctx, path: &Path) -> Result<O
     }
 }
 
-/// Answers query `id` of this session's inbox.
-pub fn reply(ctx: &Ctx, id: u64, text: &str) -> Result<Stored> {
-    let lock = StateLock::acquire(ctx)?;
+/// Answers query `id` of `session`'s inbox (the caller's, or `user`'s for ask_user).
+pub fn reply(ctx: &Ctx, session: &str, id: u64, text: &str) -> Result<Stored> {
+    let lock = lock_session(ctx, session)?;
     let dir = lock.dir().join(INBOX);
     let s = scan(ctx, &dir)?;
     if !s.messages.contains(&id) {
@@ -363,8 +383,7 @@ pub fn reply(ctx: &Ctx, id: u64, text: &str) -> Result<Stored> {
         return Err(ToolError::new(
             Code::NotFound,
             format!(
-                "inbox: there is no message {id} in session {}'s inbox{}",
-                ctx.session,
+                "inbox: there is no message {id} in session {session}'s inbox{}",
                 match newest {
                     Some(n) => format!(" (the newest is {n})"),
                     None => " (it is empty)".into(),
@@ -415,7 +434,7 @@ pub fn reply(ctx: &Ctx, id: u64, text: &str) -> Result<Stored> {
     }
     let reply = Reply {
         text: text.to_string(),
-        from: ctx.session.clone(),
+        from: session.to_string(),
         at: state::now(),
         nonce: stored.nonce,
     };
@@ -431,7 +450,7 @@ pub fn reply(ctx: &Ctx, id: u64, text: &str) -> Result<Stored> {
 /// The reply to query `id` in `target`'s inbox, if it has come (no lock: replies land by
 /// rename, whole or not at all).
 pub fn reply_of(ctx: &Ctx, target: &str, id: u64, nonce: u64) -> Result<Option<Reply>> {
-    let path = inbox_dir(ctx, target).join(name('r', id));
+    let path = inbox_dir(ctx, target)?.join(name('r', id));
     Ok(read_json::<Reply>(ctx, &path)?.filter(|r| r.nonce == Some(nonce)))
 }
 
@@ -439,7 +458,7 @@ pub fn reply_of(ctx: &Ctx, target: &str, id: u64, nonce: u64) -> Result<Option<R
 /// returned, and the asker takes it after all). Under the target's lock, so a reply and the
 /// expiry never both win.
 pub fn expire(ctx: &Ctx, target: &str, id: u64, nonce: u64) -> Result<Option<Reply>> {
-    let lock = StateLock::acquire_for(ctx, target)?;
+    let lock = lock_session(ctx, target)?;
     if let Some(r) = reply_of(ctx, target, id, nonce)? {
         return Ok(Some(r));
     }
@@ -464,15 +483,13 @@ pub struct Completion {
 /// The artifact kinds (SPEC 24.4), in the order `session show` lists them.
 pub const KINDS: [&str; 3] = ["plan", "spec", "phase"];
 
-pub fn artifacts_dir(ctx: &Ctx, session: &str, kind: &str) -> PathBuf {
-    state::session_dir_of(ctx, session)
-        .join("artifacts")
-        .join(kind)
+pub fn artifacts_dir(ctx: &Ctx, session: &str, kind: &str) -> Result<PathBuf> {
+    Ok(hub_session_dir(ctx, session)?.join("artifacts").join(kind))
 }
 
 /// The names of a session's artifacts of one kind, sorted.
 pub fn artifact_names(ctx: &Ctx, session: &str, kind: &str) -> Result<Vec<String>> {
-    let dir = artifacts_dir(ctx, session, kind);
+    let dir = artifacts_dir(ctx, session, kind)?;
     let entries = match std::fs::read_dir(&dir) {
         Ok(e) => e,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(vec![]),
@@ -496,7 +513,7 @@ pub fn artifact_names(ctx: &Ctx, session: &str, kind: &str) -> Result<Vec<String
 pub fn load_artifact(ctx: &Ctx, session: &str, kind: &str, name: &str) -> Result<Option<Value>> {
     read_json(
         ctx,
-        &artifacts_dir(ctx, session, kind).join(format!("{name}.json")),
+        &artifacts_dir(ctx, session, kind)?.join(format!("{name}.json")),
     )
 }
 
@@ -509,7 +526,7 @@ pub fn save_artifact(
     value: &Value,
     replace: bool,
 ) -> Result<bool> {
-    let lock = StateLock::acquire(ctx)?;
+    let lock = lock_session(ctx, &ctx.session)?;
     let dir = lock.dir().join("artifacts").join(kind);
     state::create_dir(&dir)?;
     let file = format!("{name}.json");
@@ -529,4 +546,53 @@ pub fn save_artifact(
     let bytes = serde_json::to_vec(value).expect("plain data");
     state::write_atomic(&dir, &file, &bytes, true)?;
     Ok(existed)
+}
+
+/// The completion of `session`, if it has one.
+pub fn completion(ctx: &Ctx, session: &str) -> Result<Option<Completion>> {
+    lock_session(ctx, session)?.load::<Option<Completion>>(COMPLETED)
+}
+
+/// Records this session's completion; a second one is refused with the first (SPEC 20.1).
+pub fn complete(ctx: &Ctx, done: &Completion) -> Result<std::result::Result<(), Completion>> {
+    let lock = lock_session(ctx, &ctx.session)?;
+    if let Some(first) = lock.load::<Option<Completion>>(COMPLETED)? {
+        return Ok(Err(first));
+    }
+    lock.save(COMPLETED, done, true)?;
+    Ok(Ok(()))
+}
+
+/// Clears this session's completion; returns what it was.
+pub fn reopen(ctx: &Ctx) -> Result<Option<Completion>> {
+    let lock = lock_session(ctx, &ctx.session)?;
+    let done = lock.load::<Option<Completion>>(COMPLETED)?;
+    if done.is_some() {
+        let path = lock.dir().join(COMPLETED);
+        std::fs::remove_file(&path).map_err(|e| ToolError::state(&e, &path))?;
+        state::sync_dir(lock.dir());
+    }
+    Ok(done)
+}
+
+/// Drops what this session holds in the hub (`session reset`): its inbox, artifacts and
+/// completion. Outside git the hub session is the root's session directory, which the reset
+/// clears whole anyway. Returns how many entries went.
+pub fn reset(ctx: &Ctx) -> Result<usize> {
+    let lock = lock_session(ctx, &ctx.session)?;
+    if lock.dir() == state::session_dir(ctx) {
+        return Ok(0);
+    }
+    let mut removed = 0;
+    for entry in [INBOX, "artifacts", COMPLETED] {
+        let path = lock.dir().join(entry);
+        let gone = match std::fs::symlink_metadata(&path) {
+            Ok(m) if m.is_dir() => std::fs::remove_dir_all(&path),
+            Ok(_) => std::fs::remove_file(&path),
+            Err(_) => continue,
+        };
+        gone.map_err(|e| ToolError::state(&e, &path))?;
+        removed += 1;
+    }
+    Ok(removed)
 }

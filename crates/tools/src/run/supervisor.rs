@@ -196,6 +196,8 @@ pub fn main() -> i32 {
         format: Format::Json,
         pretty: false,
         policy: Default::default(),
+        hub: None,
+        harness: false,
     };
     let Ok(ctx) = Ctx::new(&g) else {
         answer("err {\"message\":\"the root or state directory is gone\"}");
