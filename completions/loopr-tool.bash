@@ -221,7 +221,7 @@ _loopr__tool() {
 
     case "${cmd}" in
         loopr__tool)
-            opts="-h -V --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --sandbox --format --pretty --config --profile --read-only --help --version read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help"
+            opts="-h -V --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --sandbox --format --pretty --config --profile --hub --harness --read-only --help --version read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -255,6 +255,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -263,7 +267,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__apply_patch)
-            opts="-h --patch --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --patch --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -297,6 +301,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -305,7 +313,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__artifact)
-            opts="-h --kind --name --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --kind --name --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -343,6 +351,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -351,7 +363,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__batch)
-            opts="-h --result-format --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --result-format --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -382,6 +394,10 @@ _loopr__tool() {
                     return 0
                     ;;
                 --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --hub)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -393,7 +409,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__call)
-            opts="-h --result-format --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --result-format --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -427,6 +443,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -435,7 +455,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__catalog)
-            opts="-h --check --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --check --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -469,6 +489,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -477,7 +501,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__complete_task)
-            opts="-h --summary --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --summary --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -511,6 +535,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -519,7 +547,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__create_phase)
-            opts="-h --name --title --objective --tasks --validation-command --replace --no-replace --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --name --title --objective --tasks --validation-command --replace --no-replace --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -569,6 +597,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -577,7 +609,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__create_plan)
-            opts="-h --name --title --overview --specs --replace --no-replace --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --name --title --overview --specs --replace --no-replace --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -623,6 +655,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -631,7 +667,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__create_spec)
-            opts="-h --name --title --overview --phases --replace --no-replace --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --name --title --overview --phases --replace --no-replace --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -677,6 +713,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -685,7 +725,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__delete)
-            opts="-h --path --recursive --no-recursive --permanent --no-permanent --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --path --recursive --no-recursive --permanent --no-permanent --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -723,6 +763,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -731,7 +775,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__edit)
-            opts="-h --path --old-string --new-string --replace-all --no-replace-all --expected-replacements --start-line --end-line --expected --insert-line --edits --dry-run --no-dry-run --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --path --old-string --new-string --replace-all --no-replace-all --expected-replacements --start-line --end-line --expected --insert-line --edits --dry-run --no-dry-run --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -801,6 +845,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -809,7 +857,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__fetch)
-            opts="-h --url --mode --selector --max-length --start-index --timeout-ms --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --url --mode --selector --max-length --start-index --timeout-ms --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -863,6 +911,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -871,7 +923,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__glob)
-            opts="-h --pattern --path --limit --sort --case-sensitive --no-case-sensitive --hidden --no-hidden --no-ignore --no-no-ignore --respect-git-ignore --no-respect-git-ignore --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --pattern --path --limit --sort --case-sensitive --no-case-sensitive --hidden --no-hidden --no-ignore --no-no-ignore --respect-git-ignore --no-respect-git-ignore --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -921,6 +973,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -929,7 +985,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__grep)
-            opts="-i -I -n -N -A -B -C -h --pattern --path --glob --type --output-mode --no-i --no-n --multiline --no-multiline --fixed-strings --no-fixed-strings --head-limit --offset --hidden --no-hidden --no-ignore --no-no-ignore --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-i -I -n -N -A -B -C -h --pattern --path --glob --type --output-mode --no-i --no-n --multiline --no-multiline --fixed-strings --no-fixed-strings --head-limit --offset --hidden --no-hidden --no-ignore --no-no-ignore --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1000,6 +1056,10 @@ _loopr__tool() {
                     return 0
                     ;;
                 --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --hub)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1487,7 +1547,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__inbox)
-            opts="-h --action --id --text --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --action --id --text --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1529,6 +1589,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1537,7 +1601,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__jobs)
-            opts="-h --action --id --chars --offset --block --no-block --timeout-ms --filter --since-last --no-since-last --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --action --id --chars --offset --block --no-block --timeout-ms --filter --since-last --no-since-last --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1591,6 +1655,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1599,7 +1667,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__mcp)
-            opts="-h --structured --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --structured --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1629,6 +1697,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1637,7 +1709,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__mkdir)
-            opts="-h --path --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --path --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1675,6 +1747,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1683,7 +1759,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__move)
-            opts="-h --from --to --overwrite --no-overwrite --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --from --to --overwrite --no-overwrite --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1721,6 +1797,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1729,7 +1809,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__notebook_edit)
-            opts="-h --path --cell-id --new-source --cell-type --edit-mode --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --path --cell-id --new-source --cell-type --edit-mode --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1783,6 +1863,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1791,7 +1875,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__query)
-            opts="-h --to --question --timeout-ms --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --to --question --timeout-ms --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1833,6 +1917,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1841,7 +1929,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__read)
-            opts="-h --path --paths --offset --limit --line-range --pages --around-line --indentation --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --path --paths --offset --limit --line-range --pages --around-line --indentation --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1907,6 +1995,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1915,7 +2007,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__run)
-            opts="-h --command --timeout-ms --cwd --env --stdin --background --no-background --interactive --no-interactive --network --sandbox --sandbox-fallback --description --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --command --timeout-ms --cwd --env --stdin --background --no-background --interactive --no-interactive --network --sandbox --sandbox-fallback --description --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1981,6 +2073,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1989,7 +2085,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__schema)
-            opts="-h --for --strict --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --for --strict --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2023,6 +2119,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2031,7 +2131,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__search)
-            opts="-h --query --max-results --allowed-domains --blocked-domains --timeout-ms --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --query --max-results --allowed-domains --blocked-domains --timeout-ms --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2081,6 +2181,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2089,7 +2193,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__session)
-            opts="-h --action --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --action --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2123,6 +2227,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2131,7 +2239,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__share)
-            opts="-h --to --data-type --data --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --to --data-type --data --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2173,6 +2281,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2181,7 +2293,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__stat)
-            opts="-h --path --paths --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --path --paths --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2223,6 +2335,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2231,7 +2347,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__todo)
-            opts="-h --action --todos --content --items --id --status --active-form --task --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --action --todos --content --items --id --status --active-form --task --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2293,6 +2409,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2301,7 +2421,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__tree)
-            opts="-h --path --depth --hidden --no-hidden --no-ignore --no-no-ignore --limit --exclude --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --path --depth --hidden --no-hidden --no-ignore --no-no-ignore --limit --exclude --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2351,6 +2471,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2359,7 +2483,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__undo)
-            opts="-h --path --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --path --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2397,6 +2521,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2405,7 +2533,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__write)
-            opts="-h --path --content --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --read-only --help"
+            opts="-h --path --content --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2444,6 +2572,10 @@ _loopr__tool() {
                     return 0
                     ;;
                 --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --hub)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_loopr_tool_global_optspecs
-    string join \n root= session= state-dir= no-sandbox no-read-check allow-private allow-dangerous sandbox= format= pretty config= profile= read-only h/help V/version
+    string join \n root= session= state-dir= no-sandbox no-read-check allow-private allow-dangerous sandbox= format= pretty config= profile= hub= harness read-only h/help V/version
 end
 
 function __fish_loopr_tool_needs_command
@@ -34,11 +34,13 @@ complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l format -d 'json: 
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -s V -l version -d 'Print version'
@@ -91,11 +93,13 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l format -d
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l path -d 'The file to write: relative to the root, or absolute inside it. Missing parent directories are created. [required]' -r
@@ -108,11 +112,13 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l format -
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l path -d 'The file to edit: relative to the root, or absolute inside it. It must exist and have been read in this session. [required]' -r
@@ -132,6 +138,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l format -d
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l replace-all -d 'Replace every occurrence of old_string (default false). Not with `edits`: set it per edit.'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l no-replace-all -d 'Sets replace_all to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l dry-run -d 'Show the diff the edit would make, without writing anything (default false).'
@@ -141,6 +148,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l no-read-c
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand apply_patch" -l patch -d 'The patch: `*** Begin Patch`, then per file `*** Add File: PATH` (+ lines), `*** Update File: PATH` (optional `*** Move to: PATH`, then hunks: `@@ [a line above the change]`, lines starting with \' \' context, \'-\' removed, \'+\' added, optional `*** End of File`) or `*** Delete File: PATH`, and `*** End Patch`. [required]' -r
@@ -151,11 +159,13 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand apply_patch" -l fo
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand apply_patch" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand apply_patch" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand apply_patch" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand apply_patch" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand apply_patch" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand apply_patch" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand apply_patch" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand apply_patch" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand apply_patch" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand apply_patch" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand apply_patch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l from -d 'What to move: a file, a symlink (moved as a link) or a directory (moved whole). [required]' -r
@@ -167,6 +177,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l format -d
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l overwrite -d 'Replace an existing file at `to` (never a directory); that file must have been read. [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l no-overwrite -d 'Sets overwrite to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
@@ -174,6 +185,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l no-read-c
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l path -d 'The file, link or directory to delete. [required]' -r
@@ -185,6 +197,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l format 
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l recursive -d 'Delete a directory with everything in it (an empty one needs no flag). [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l no-recursive -d 'Sets recursive to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l permanent -d 'Delete for good instead of into the trash: cannot be undone. Required over 256 MiB. [default: false]'
@@ -194,6 +207,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l no-read
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l path -d 'The directory to create, with any missing parents. [required]' -r
@@ -205,11 +219,13 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l format -
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l path -d 'The notebook (.ipynb). [required]' -r
@@ -228,11 +244,13 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l 
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l path -d 'One path to describe.' -r
@@ -245,11 +263,13 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l format -d
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l pattern -d 'The glob, relative to `path`: `*` `?` `[...]` `{a,b}` `**`; `*` stops at `/`. A pattern without `/` matches at any depth (`*.rs` finds every Rust file). [required]' -r
@@ -266,6 +286,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l format -d
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l case-sensitive -d 'Match case-sensitively (Gemini CLI\'s field); false matches `*.RS` to `a.rs`. [default: true]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l no-case-sensitive -d 'Sets case_sensitive to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l hidden -d 'Also match hidden files and directories. [default: false]'
@@ -279,6 +300,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l no-read-c
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -l pattern -d 'The regular expression (Rust regex syntax, as ripgrep\'s), or a literal with fixed_strings. [required]' -r
@@ -301,6 +323,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -l format -d
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -s i -d 'Case-insensitive matching. [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -s I -l no-i -d 'Sets -i to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -s n -d 'Line numbers in content output. [default: true]'
@@ -318,6 +341,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -l no-read-c
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l path -d 'The directory to draw (default: the root).' -r
@@ -332,6 +356,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l format -d
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l hidden -d 'Also show hidden files and directories. [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l no-hidden -d 'Sets hidden to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l no-ignore -d 'Do not honour .gitignore, .ignore and .rgignore files. [default: false]'
@@ -341,6 +366,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l no-read-c
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l url -d 'The page to fetch: an absolute http:// or https:// URL. [required]' -r
@@ -359,11 +385,13 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l format -
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l query -d 'What to search for, as you would type it into a search engine. [required]' -r
@@ -378,11 +406,13 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l format 
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l command -d 'The command, run by `bash -c` (or `sh -c` where there is no bash). [required]' -r
@@ -404,6 +434,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l format -d 
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l background -d 'Start the command detached and return its job id at once; see `jobs`. [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l no-background -d 'Sets background to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l interactive -d 'With `background: true` only: keep the job\'s stdin open, so `jobs` action `write` can type into it later (a REPL, a prompt). `stdin` is still fed first. No terminal: the program sees a pipe. [default: false]'
@@ -413,6 +444,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l no-read-ch
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l action -d '`list` (default), `output`, `kill`, `wait` or `write`. [default: list]' -r -f -a "list\t''
@@ -432,6 +464,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l format -d
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l block -d 'output: wait for the job to end (or `timeout_ms`) before answering. Default false. [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l no-block -d 'Sets block to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l since-last -d 'output/wait without `offset`: start where the previous `since_last` call of this job stopped, so each call shows only what is new. Default false. [default: false]'
@@ -441,6 +474,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l no-read-c
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l action -d '`list` (default), `write` (todos), `add` (content or items), `start` (id), `complete` (id), `update` (id and any of content, status, active_form), `remove` (id), `clear`. [default: list]' -r -f -a "list\t''
@@ -467,11 +501,13 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l format -d
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l action -d '`show` (default), `clear_reads`, `reset` or `reopen`. [default: show]' -r -f -a "show\t''
@@ -485,11 +521,13 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l format
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l path -d 'Undo the most recent change of this file (default: the most recent change of any file).' -r
@@ -501,11 +539,13 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l format -d
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l summary -d 'What was done, for whoever reads the loop\'s result. [required]' -r
@@ -516,11 +556,13 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l 
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l to -d 'The session ids of the loops to tell (an unknown session is created, so a loop can be told things before it starts). [required]' -r
@@ -533,11 +575,13 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l format -
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l to -d 'The session id of the loop to ask. [required]' -r
@@ -550,11 +594,13 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l format -
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l action -d '`list` (default: unread messages), `all` (every kept message), `reply` (id and text). [default: list]' -r -f -a "list\t''
@@ -569,11 +615,13 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l format -
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l name -d 'The plan\'s slug; default: the title as a slug (lowercase, other characters as `-`).' -r
@@ -587,6 +635,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l fo
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l replace -d 'Overwrite an existing plan of this name (otherwise that is invalid_input). [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l no-replace -d 'Sets replace to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
@@ -594,6 +643,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l no
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l name -d 'The spec\'s slug (as in the plan\'s `specs[].name`). [required]' -r
@@ -607,6 +657,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l fo
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l replace -d 'Overwrite an existing spec of this name (otherwise that is invalid_input). [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l no-replace -d 'Sets replace to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
@@ -614,6 +665,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l no
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l name -d 'The phase\'s slug (as in the spec\'s `phases[].name`). [required]' -r
@@ -628,6 +680,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l f
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l replace -d 'Overwrite an existing phase of this name (otherwise that is invalid_input). [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l no-replace -d 'Sets replace to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
@@ -635,6 +688,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l n
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l kind -d '`plan`, `spec` or `phase`. [required]' -r -f -a "plan\t''
@@ -648,11 +702,13 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l forma
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l for -d 'The shape of the definitions' -r -f -a "anthropic\t''
@@ -666,12 +722,14 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l format 
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l strict -d 'Schemas valid under OpenAI\'s strict function calling and Anthropic\'s strict tool use (every field required, optional ones nullable)'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -s h -l help -d 'Print help'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l result-format -d 'Print the result block the harness sends back (anthropic: tool_result; openai: a tool message, or function_call_output for a Responses call) instead of the envelope' -r -f -a "envelope\t''
@@ -684,11 +742,13 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l format -d
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -s h -l help -d 'Print help'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l result-format -d 'Print the result block the harness sends back (anthropic: tool_result; openai: a tool message, or function_call_output for a Responses call) instead of the envelope' -r -f -a "envelope\t''
@@ -701,11 +761,13 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l format -
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -s h -l help -d 'Print help'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
@@ -715,12 +777,14 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l format -d 
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l structured -d 'Declare an outputSchema per tool and add structuredContent {output, data} to results (env LOOPR_MCP_STRUCTURED=1)'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -s h -l help -d 'Print help'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l check -d 'Check FILE and list every problem as FILE:LINE:COLUMN: message (exit 2 when there is one)' -r
@@ -731,11 +795,13 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l format
 text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -s h -l help -d 'Print help'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact schema call batch mcp catalog help" -f -a "read" -d 'Read a text file with line numbers (also images, PDFs, notebooks, several files)'
