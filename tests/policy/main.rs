@@ -5,3 +5,5 @@ mod carried;
 mod catalog;
 mod dialects;
 mod hook_arguments;
+mod named_hints;
+mod seed_names;

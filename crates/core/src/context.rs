@@ -42,6 +42,10 @@ pub struct CallPolicy {
     pub name: String,
     pub entry: Option<ToolEntry>,
     pub changes_files: bool,
+    /// How hints name other tools for this call's model (SPEC 25.5); dispatch sets it.
+    pub namer: Option<crate::offered::Namer>,
+    /// The agent whose alias took the call, as a catalog's `dialect` names it.
+    pub dialect: Option<&'static str>,
 }
 
 impl CallPolicy {
@@ -88,12 +92,15 @@ pub struct Ctx {
     warnings: RefCell<Vec<String>>,
 }
 
+/// What a session id is, as errors say it: `:` for seed 000's `exec:phase:1` (SPEC 25.6).
+pub const SESSION_ID: &str = "1 to 128 of [A-Za-z0-9._:-], not . or ..";
+
 pub fn valid_session(s: &str) -> bool {
-    (1..=64).contains(&s.len())
+    (1..=128).contains(&s.len())
         && s != "."
         && s != ".."
         && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'_' || b == b'-')
+            .all(|b| b.is_ascii_alphanumeric() || b"._:-".contains(&b))
 }
 
 /// The default state dir: `$XDG_STATE_HOME/loopr-tool`, else `~/.local/state/loopr-tool`.
@@ -204,7 +211,7 @@ impl Ctx {
         let session = g.session.clone().unwrap_or_else(|| "default".to_string());
         if !valid_session(&session) {
             return Err(ToolError::usage(format!(
-                "invalid session id {session:?}: it must match [A-Za-z0-9._-]{{1,64}} and not be . or .."
+                "invalid session id {session:?}: it must be {SESSION_ID}"
             )));
         }
         let state_dir = match &g.state_dir {
@@ -241,7 +248,6 @@ impl Ctx {
         })
     }
 
-    /// A warning that does not stop the tool: it joins `data.warnings` and `output`.
     /// Where this call's loops meet (SPEC 25.1), found once per call.
     pub fn hub(&self) -> Result<&crate::hub::Hub> {
         if let Some(h) = self.hub_place.get() {
@@ -251,6 +257,19 @@ impl Ctx {
         Ok(self.hub_place.get_or_init(|| h))
     }
 
+    /// How `tool` (with `action`) is offered to this call's model, if it is (SPEC 25.5): a
+    /// hint names it so, and says how to go on without it where it is not.
+    pub fn offered(&self, tool: &str, action: Option<&str>) -> Option<crate::offered::Named> {
+        match self.call.namer {
+            Some(namer) => namer(&self.policy, self.call.dialect, tool, action),
+            None => self
+                .policy
+                .offers(tool)
+                .then(|| crate::offered::Named::own(tool)),
+        }
+    }
+
+    /// A warning that does not stop the tool: it joins `data.warnings` and `output`.
     pub fn warn(&self, w: impl Into<String>) {
         self.warnings.borrow_mut().push(w.into());
     }

@@ -146,7 +146,10 @@ The file keeps its encoding, line endings (CRLF stays CRLF), BOM and every byte 
             form::Plan::Text(specs) => apply::plan(&doc, specs),
             form::Plan::Lines(specs) => by_lines::plan(&doc, specs),
         }
-        .map_err(|f| report::failure(f, shown, &plan.olds(), edits_form, &doc))?;
+        .map_err(|f| {
+            let read = report::read_again(shown, ctx.offered("read", None).as_ref());
+            report::failure(f, shown, &plan.olds(), edits_form, &doc, &read)
+        })?;
         if outcome.bytes() == bytes {
             return Err(ToolError::new(
                 Code::NoChange,

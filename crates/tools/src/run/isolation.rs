@@ -27,6 +27,9 @@ pub struct Isolation {
     pub network_none: bool,
     /// `workspace-write`'s private temporary directory, given as TMPDIR; removed at the end.
     pub tmpdir: Option<PathBuf>,
+    /// What `workspace-write` may write besides the root for a linked worktree's commits
+    /// (SPEC 25.7): `data.sandbox.writable`.
+    pub added: Vec<PathBuf>,
 }
 
 /// The floor set by `--sandbox` / `LOOPR_RUN_SANDBOX` (the cli checked its spelling).
@@ -181,11 +184,17 @@ impl Isolation {
         } else {
             None
         };
+        let added = if mode == Mode::WorkspaceWrite {
+            super::worktree::writable(&ctx.root_real)
+        } else {
+            vec![]
+        };
         Ok(Isolation {
             mode,
             enforced: abi.is_some(),
             network_none,
             tmpdir,
+            added,
         })
     }
 
@@ -196,6 +205,7 @@ impl Isolation {
                 Mode::WorkspaceWrite => std::iter::once(ctx.root_real.clone())
                     .chain(self.tmpdir.clone())
                     .chain(writable_roots(ctx))
+                    .chain(self.added.iter().cloned())
                     .collect(),
                 _ => vec![],
             };
@@ -209,11 +219,15 @@ impl Isolation {
 
     /// `data.sandbox` (SPEC 24.6).
     pub fn data(&self) -> Value {
-        json!({
+        let mut data = json!({
             "mode": self.mode.name(),
             "enforced_by": if self.enforced { "landlock" } else { "none" },
             "network": if self.network_none { "none" } else { "inherit" },
-        })
+        });
+        if !self.added.is_empty() {
+            data["writable"] = json!(self.added);
+        }
+        data
     }
 }
 
