@@ -4,7 +4,8 @@
 //! every level's Markdown into its parent's, which cubed it (53 s of CPU for a 110 KB page).
 //!
 //! This pass reads the page with html5ever's tokenizer alone (linear) and writes it back with:
-//! at most `MAX_DEPTH` elements open at once (deeper start tags are dropped, their text kept);
+//! at most `MAX_DEPTH` elements open at once (deeper start tags are dropped, their text kept,
+//! a block's after a line break);
 //! at most `MAX_INDENT` list items and quotes inside each other (deeper ones become `div`s, so
 //! the Markdown indents no further); at most `MAX_FORMATTING` inline formatting elements open
 //! (html5ever re-opens each of them at every text that follows an implied close). Every element
@@ -266,6 +267,10 @@ impl State {
         let result = kind.map_or(TokenSinkResult::Continue, |(k, _)| k);
         let formatting = is(&name, FORMATTING);
         if self.open.len() >= MAX_DEPTH || (formatting && self.formatting >= MAX_FORMATTING) {
+            // A dropped block still parts its text from what comes before.
+            if is(&name, CLOSES_P) || is(&name, &["tr", "td", "th", "option"]) {
+                self.out.push_str("<br>");
+            }
             return result;
         }
         let indenting = is(&name, INDENTING);
