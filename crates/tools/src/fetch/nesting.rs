@@ -345,15 +345,13 @@ impl State {
                 self.close_within("th", &["tr", "table", "template"]);
             }
             "tr" => self.close_within("tr", &["table", "template"]),
-            "option" | "optgroup" => {
-                if self.open.last().is_some_and(|o| &*o.name == "option") {
-                    self.close_to(self.open.len() - 1);
-                }
+            "option" | "optgroup" if self.open.last().is_some_and(|o| &*o.name == "option") => {
+                self.close_to(self.open.len() - 1);
             }
-            n if HEADINGS.contains(&n) => {
-                if self.open.last().is_some_and(|o| is(&o.name, HEADINGS)) {
-                    self.close_to(self.open.len() - 1);
-                }
+            n if HEADINGS.contains(&n)
+                && self.open.last().is_some_and(|o| is(&o.name, HEADINGS)) =>
+            {
+                self.close_to(self.open.len() - 1);
             }
             _ => {}
         }

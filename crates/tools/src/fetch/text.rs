@@ -39,7 +39,7 @@ impl TextOut<'_> {
     /// Whether to give up: looked at once every 1,024 elements.
     fn halted(&mut self) -> bool {
         self.seen += 1;
-        if self.seen % 1024 == 0 && !self.stopped {
+        if self.seen.is_multiple_of(1024) && !self.stopped {
             self.stopped = (self.stop)();
         }
         self.stopped

@@ -345,7 +345,7 @@ fn read_one(ctx: &Ctx, field: &str, path: &str, req: &Request, cap: usize) -> Re
             }
             image::read(&mut o, kind)
         }
-        Format::Pdf => pdf::read(&mut o, req, cap),
+        Format::Pdf => pdf::read(&mut o, req, cap, &ctx.control),
         Format::Notebook => match notebook::read(&mut o, req, cap)? {
             Ok(piece) => Ok(piece),
             Err(why) => {
