@@ -397,7 +397,7 @@ fn plan_update(
             })
             .collect();
         let hunks: Vec<&Hunk> = w.hunks.iter().map(|(h, _)| *h).collect();
-        let outcome = ladder::plan(&doc, &specs)
+        let outcome = ladder::plan_until(&doc, &specs, &|| ctx.cancelled())
             .map_err(|f| report::hunk_failure(f, &shown, &hunks, &specs, &doc))?;
         if doc.lossy {
             ctx.warn(format!(

@@ -480,6 +480,7 @@ pub fn failure(f: Failure, shown: &str, olds: &[&str], edits_form: bool, doc: &D
             ));
             with_index(err, index, edits_form)
         }
+        Failure::Stopped { .. } => ToolError::cancelled("edit"),
         Failure::TooLarge { index, size } => with_index(
             ToolError::too_large(super::apply::MAX_RESULT, format!(
                     "{}the edit would make {shown} {size} bytes; edit leaves files of at most {} bytes (64 MiB), so nothing was written",
