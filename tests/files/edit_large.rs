@@ -133,7 +133,10 @@ fn edit_rss(env: &Env, input: Value) -> (Value, Option<u64>) {
     let file = env.dir.path().join("input.json");
     std::fs::write(&file, input.to_string()).unwrap();
     let (stdout, rss) = env.peak_rss(&["edit"], &file);
-    (serde_json::from_str(&stdout).unwrap(), rss.map(|k| k / 1024))
+    (
+        serde_json::from_str(&stdout).unwrap(),
+        rss.map(|k| k / 1024),
+    )
 }
 
 /// SPEC 31.4: an ambiguous edit is refused from where it matches, without a replacement built
@@ -159,9 +162,8 @@ fn an_ambiguous_edit_builds_no_replacement() {
     );
     assert_eq!(out["error"]["code"], "ambiguous_match", "{out}");
     assert!(rss.is_none_or(|m| m < 100), "{rss:?}");
-    let patch = format!(
-        "*** Begin Patch\n*** Update File: many.txt\n@@\n-x\n+{big}\n*** End Patch\n"
-    );
+    let patch =
+        format!("*** Begin Patch\n*** Update File: many.txt\n@@\n-x\n+{big}\n*** End Patch\n");
     let input = env.dir.path().join("patch.json");
     std::fs::write(&input, json!({"patch": patch}).to_string()).unwrap();
     let (stdout, rss) = env.peak_rss(&["apply_patch"], &input);

@@ -409,3 +409,90 @@ fn network_none_holds_for_root_too() {
     out.assert_ok();
     assert!(out.output().starts_with("0\nwrote\n"), "{}", out.output());
 }
+
+/// The Landlock ABI of this kernel (0 without Landlock).
+fn landlock_abi() -> i64 {
+    // SAFETY: the version query passes no pointer.
+    unsafe { libc::syscall(libc::SYS_landlock_create_ruleset, 0usize, 0usize, 1u32) }.max(0)
+}
+
+/// SPEC 31.4: a sandboxed command cannot signal a process outside its job. The victim is a
+/// `sleep` this test starts; it must survive the command's `kill`.
+#[test]
+fn a_sandboxed_command_cannot_signal_outside_its_job() {
+    if landlock_abi() < 6 {
+        eprintln!("SKIPPED: Landlock's signal scope needs ABI 6");
+        return;
+    }
+    let env = Env::new();
+    let mut victim = std::process::Command::new("sleep")
+        .arg("60")
+        .spawn()
+        .unwrap();
+    let _reap = testkit::Reaper("loopr-no-mark".into(), vec![victim.id()]);
+    let pid = victim.id();
+    for mode in ["workspace-write", "read-only"] {
+        let out = run(
+            &env,
+            json!({"command": format!("kill -TERM {pid}; echo \"kill=$?\"; sleep 0.2 & kill $!; echo \"own=$?\""), "sandbox": mode}),
+        );
+        out.assert_ok();
+        assert!(out.output().contains("kill=1"), "{mode}: {}", out.output());
+        // Its own children it still signals.
+        assert!(out.output().contains("own=0"), "{mode}: {}", out.output());
+        assert!(
+            victim.try_wait().unwrap().is_none(),
+            "{mode}: the sleep was killed"
+        );
+    }
+    // The control: without the sandbox the same kill lands.
+    let out = run(
+        &env,
+        json!({"command": format!("kill -TERM {pid}; echo \"kill=$?\"")}),
+    );
+    assert!(out.output().contains("kill=0"), "{}", out.output());
+    let _ = victim.wait();
+}
+
+/// SPEC 31.4: a sandboxed command cannot reach an abstract unix socket of the host. The
+/// listener is this test's own; it must see no connection.
+#[test]
+fn a_sandboxed_command_cannot_reach_a_host_abstract_socket() {
+    use std::os::linux::net::SocketAddrExt;
+    if landlock_abi() < 6 {
+        eprintln!("SKIPPED: Landlock's abstract socket scope needs ABI 6");
+        return;
+    }
+    if std::process::Command::new("python3")
+        .arg("-V")
+        .output()
+        .is_err()
+    {
+        eprintln!("SKIPPED: python3 connects to the socket");
+        return;
+    }
+    let env = Env::new();
+    let name = format!("loopr-test-{}", std::process::id());
+    let addr = std::os::unix::net::SocketAddr::from_abstract_name(name.as_bytes()).unwrap();
+    let listener = std::os::unix::net::UnixListener::bind_addr(&addr).unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let probe = format!(
+        "python3 -c 'import socket; s = socket.socket(socket.AF_UNIX); s.connect(\"\\0{name}\"); print(\"connected\")'; echo \"py=$?\""
+    );
+    for mode in ["workspace-write", "read-only"] {
+        let out = run(&env, json!({"command": probe, "sandbox": mode}));
+        out.assert_ok();
+        assert!(
+            !out.output().contains("connected\n"),
+            "{mode}: {}",
+            out.output()
+        );
+        assert!(
+            listener.accept().is_err(),
+            "{mode}: the listener saw a connection"
+        );
+    }
+    // The control: without the sandbox it connects.
+    let out = run(&env, json!({"command": probe}));
+    assert!(out.output().contains("connected\n"), "{}", out.output());
+}

@@ -15,7 +15,9 @@
 //! Files. Landlock only allows: the domain handles every file-system right the kernel knows,
 //! and then grants reading and executing beneath `/`, everything beneath the writable
 //! directories, and reading and writing `/dev/null`. Nothing inside an allowed tree can be
-//! denied again. There is no crate for this: three syscalls, two structs and a table of rights
+//! denied again. From ABI 6 the domain is also scoped: the command cannot signal a process
+//! outside its own job (the domain holds the shell and all it starts) nor connect to an
+//! abstract unix socket the host made. There is no crate for this: three syscalls, two structs and a table of rights
 //! are less code than the landlock crate's compatibility layer, and cost nothing at start-up.
 //!
 //! Everything the child does is a raw syscall on data made before the fork (the child of a
@@ -119,6 +121,10 @@ const READ_DIR: u64 = 1 << 3;
 const REFER: u64 = 1 << 13;
 const TRUNCATE: u64 = 1 << 14;
 const IOCTL_DEV: u64 = 1 << 15;
+/// ABI 6's scopes: no connecting to an abstract unix socket made outside the domain, no
+/// signal to a process outside it (SPEC 31.4).
+const SCOPE_ABSTRACT_UNIX_SOCKET: u64 = 1 << 0;
+const SCOPE_SIGNAL: u64 = 1 << 1;
 
 #[repr(C)]
 struct RulesetAttr {
@@ -164,6 +170,15 @@ fn handled(abi: u32) -> u64 {
     rights
 }
 
+/// The scopes this ABI knows (none before 6: a kernel refuses a field it does not know).
+pub fn scopes(abi: u32) -> u64 {
+    if abi >= 6 {
+        SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL
+    } else {
+        0
+    }
+}
+
 /// A Landlock ruleset, made in the keeper and enforced in the shell's process.
 pub struct Ruleset(OwnedFd);
 
@@ -174,7 +189,7 @@ impl Ruleset {
         let attr = RulesetAttr {
             handled_access_fs: all,
             handled_access_net: 0,
-            scoped: 0,
+            scoped: scopes(abi),
         };
         // SAFETY: a valid attr and its size; a non-negative result is a new fd we own.
         let fd = unsafe {
