@@ -8,9 +8,9 @@
 //! pages the result.
 
 mod cache;
-mod convert;
+pub mod convert;
 mod failure;
-mod nesting;
+pub mod nesting;
 mod text;
 
 use crate::context::Ctx;

@@ -10,7 +10,7 @@ mod image;
 pub mod indentation;
 mod notebook;
 mod pdf;
-mod pdf_text;
+pub mod pdf_text;
 mod text;
 
 use crate::caps;
