@@ -555,3 +555,30 @@ fn schema_lists_patch_as_required_and_hides_the_codex_command() {
     assert!(text.contains("\"required\":[\"patch\"]"), "{text}");
     assert!(!text.contains("\"command\""), "{text}");
 }
+
+/// SPEC 31.4: a patch's parsed form is at most twice its text and 16 MiB, refused before it is
+/// built: 2 M `+` lines (4 MB) peaked at 278 MB, one `String` a line.
+#[test]
+fn a_patch_of_millions_of_short_lines_is_too_large_before_parsing() {
+    let env = Env::new();
+    let patch = format!(
+        "*** Begin Patch\n*** Add File: big.txt\n{}*** End Patch\n",
+        "+\n".repeat(2_000_000)
+    );
+    let input = env.dir.path().join("patch.json");
+    std::fs::write(&input, serde_json::json!({"patch": patch}).to_string()).unwrap();
+    let (stdout, rss) = env.peak_rss(&["apply_patch"], &input);
+    let out: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(out["error"]["code"], "too_large", "{stdout}");
+    assert!(!env.path("big.txt").exists());
+    if let Some(kib) = rss {
+        assert!(kib < 80 * 1024, "peak RSS {} MiB", kib / 1024);
+    }
+    // An ordinary patch of long lines is untouched.
+    let patch = format!(
+        "*** Begin Patch\n*** Add File: ok.txt\n{}*** End Patch\n",
+        format!("+{}\n", "x".repeat(60)).repeat(20_000)
+    );
+    env.call("apply_patch", serde_json::json!({"patch": patch}))
+        .assert_ok();
+}
