@@ -102,13 +102,21 @@ fn spend<E: de::Error>() -> Result<(), E> {
 const TOO_MANY: &str = "loopr: too many values";
 
 fn with_budget<T>(bytes: usize, parse: impl FnOnce() -> serde_json::Result<T>) -> Result<T, Error> {
+    with_limit(bytes, budget(bytes), parse)
+}
+
+fn with_limit<T>(
+    bytes: usize,
+    own: u64,
+    parse: impl FnOnce() -> serde_json::Result<T>,
+) -> Result<T, Error> {
     let (limit, r, exhausted) = match SHARED.with(|s| s.get()) {
         Some(limit) => {
             let r = parse();
             (limit, r, LEFT.with(|l| l.get()) == 0)
         }
         None => {
-            let limit = budget(bytes);
+            let limit = own;
             let before = LEFT.with(|l| l.replace(limit));
             let r = parse();
             (limit, r, LEFT.with(|l| l.replace(before)) == 0)
@@ -126,6 +134,15 @@ fn with_budget<T>(bytes: usize, parse: impl FnOnce() -> serde_json::Result<T>) -
 pub fn from_slice(bytes: &[u8]) -> Result<Parsed, Error> {
     let Node(value, duplicate) = with_budget(bytes.len(), || serde_json::from_slice(bytes))?;
     Ok(Parsed { value, duplicate })
+}
+
+/// A file's JSON (a notebook) with a budget of its own: `per_value` bytes of text a value,
+/// besides the first 131,072 (SPEC 31.4: a file is not a tool input, but its values are bounded
+/// by its size all the same).
+pub fn file_value(bytes: &[u8], per_value: u64) -> Result<Value, Error> {
+    let limit = 131_072 + bytes.len() as u64 / per_value.max(1);
+    let Node(value, _) = with_limit(bytes.len(), limit, || serde_json::from_slice(bytes))?;
+    Ok(value)
 }
 
 pub fn from_str(text: &str) -> Result<Parsed, Error> {

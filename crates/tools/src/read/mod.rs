@@ -9,6 +9,7 @@ mod detect;
 mod image;
 pub mod indentation;
 mod notebook;
+pub use notebook::{MAX_CELLS, VALUE_BYTES, too_many_cells};
 mod pdf;
 pub mod pdf_text;
 mod text;
