@@ -64,8 +64,29 @@ struct Work<'p> {
     hunks: Vec<(&'p Hunk, bool)>,
 }
 
+/// Files one patch may change. Each is held open from its resolution to the commit (its
+/// handle, a move's source, its directory's lock), so the count is bounded by what the process
+/// may open (SPEC 31.4: 100,000 added files ran into EMFILE half-way).
+fn max_files() -> usize {
+    let soft = rustix::process::getrlimit(rustix::process::Resource::Nofile)
+        .current
+        .unwrap_or(u64::MAX);
+    (soft.saturating_sub(64) / 3).clamp(16, 1000) as usize
+}
+
 pub fn apply(ctx: &Ctx, ops: &[FileOp]) -> Result<Success> {
     let works = group(ops);
+    let most = max_files();
+    if works.len() > most {
+        return Err(ToolError::too_large(
+            most,
+            format!(
+                "the patch changes {} files; one patch changes at most {most} (each is held open while it applies)",
+                works.len()
+            ),
+        )
+        .hint("Split the patch into several."));
+    }
     // Resolve every path first: a path outside the root fails before any lock is taken.
     let mut resolved: Vec<(Resolved, Option<Resolved>)> = Vec::with_capacity(works.len());
     for w in &works {
@@ -384,7 +405,7 @@ fn plan_update(
             })
             .collect();
         let hunks: Vec<&Hunk> = w.hunks.iter().map(|(h, _)| *h).collect();
-        let outcome = ladder::plan(&doc, &specs)
+        let outcome = ladder::plan_until(&doc, &specs, &|| ctx.cancelled())
             .map_err(|f| report::hunk_failure(f, &shown, &hunks, &specs, &doc))?;
         if doc.lossy {
             ctx.warn(format!(

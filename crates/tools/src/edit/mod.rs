@@ -143,7 +143,7 @@ The file keeps its encoding, line endings (CRLF stays CRLF), BOM and every byte 
 
         let doc = encode::Doc::decode(bytes);
         let outcome = match &plan {
-            form::Plan::Text(specs) => apply::plan(&doc, specs),
+            form::Plan::Text(specs) => apply::plan_until(&doc, specs, &|| ctx.cancelled()),
             form::Plan::Lines(specs) => by_lines::plan(&doc, specs),
         }
         .map_err(|f| {

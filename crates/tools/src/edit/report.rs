@@ -498,6 +498,7 @@ pub fn failure(
             ));
             with_index(err, index, edits_form)
         }
+        Failure::Stopped { .. } => ToolError::cancelled("edit"),
         Failure::TooLarge { index, size } => with_index(
             ToolError::too_large(super::apply::MAX_RESULT, format!(
                     "{}the edit would make {shown} {size} bytes; edit leaves files of at most {} bytes (64 MiB), so nothing was written",

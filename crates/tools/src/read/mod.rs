@@ -9,8 +9,9 @@ mod detect;
 mod image;
 pub mod indentation;
 mod notebook;
+pub use notebook::{MAX_CELLS, VALUE_BYTES, too_many_cells};
 mod pdf;
-mod pdf_text;
+pub mod pdf_text;
 mod text;
 
 use crate::caps;
@@ -375,7 +376,7 @@ fn read_one(ctx: &Ctx, field: &str, path: &str, req: &Request, cap: usize) -> Re
             }
             image::read(&mut o, kind)
         }
-        Format::Pdf => pdf::read(&mut o, req, cap),
+        Format::Pdf => pdf::read(&mut o, req, cap, &ctx.control),
         Format::Notebook => match notebook::read(&mut o, req, cap)? {
             Ok(piece) => Ok(piece),
             Err(why) => {
