@@ -652,6 +652,7 @@ fn at_most_64_calls_run_at_once_and_the_rest_wait_their_turn() {
     for id in 1..=n {
         s.response(id);
     }
+}
 
 /// CPU time the process has used so far, in milliseconds (utime + stime of /proc/PID/stat).
 fn cpu_ms(pid: u32) -> u64 {
