@@ -67,6 +67,7 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('create_spec', 'create_spec', [CompletionResultType]::ParameterValue, 'Hand over a spec: 3 to 7 phases')
             [CompletionResult]::new('create_phase', 'create_phase', [CompletionResultType]::ParameterValue, 'Hand over a phase: its tasks and validation command')
             [CompletionResult]::new('artifact', 'artifact', [CompletionResultType]::ParameterValue, 'Read a plan, spec or phase handed over by a loop')
+            [CompletionResult]::new('ask_user', 'ask_user', [CompletionResultType]::ParameterValue, 'Ask the person running this loop a question and wait for the answer')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)')
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call')
             [CompletionResult]::new('batch', 'batch', [CompletionResultType]::ParameterValue, 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel')
@@ -641,9 +642,12 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             break
         }
         'loopr-tool;inbox' {
-            [CompletionResult]::new('--action', '--action', [CompletionResultType]::ParameterName, '`list` (default: unread messages), `all` (every kept message), `reply` (id and text). [default: list]')
+            [CompletionResult]::new('--action', '--action', [CompletionResultType]::ParameterName, '`list` (default: unread messages), `all` (every kept message), `reply` (id and text), `wait` (until a message comes, then as `list`). [default: list]')
             [CompletionResult]::new('--id', '--id', [CompletionResultType]::ParameterName, 'reply: the id of the query to answer.')
             [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'reply: the answer.')
+            [CompletionResult]::new('--selected', '--selected', [CompletionResultType]::ParameterName, 'reply to a question with options (ask_user): the option(s) chosen.')
+            [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'wait: how long to wait, in milliseconds (default 30000, max 600000).')
+            [CompletionResult]::new('--sessions', '--sessions', [CompletionResultType]::ParameterName, 'wait, a harness''s call (--harness): several inboxes; the first with an unread message answers.')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]')
@@ -748,6 +752,30 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]')
             [CompletionResult]::new('--hub', '--hub', [CompletionResultType]::ParameterName, 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog''s [loops] hub, else the git repository, else the root]')
+            [CompletionResult]::new('--no-sandbox', '--no-sandbox', [CompletionResultType]::ParameterName, 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]')
+            [CompletionResult]::new('--no-read-check', '--no-read-check', [CompletionResultType]::ParameterName, 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]')
+            [CompletionResult]::new('--allow-private', '--allow-private', [CompletionResultType]::ParameterName, 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]')
+            [CompletionResult]::new('--allow-dangerous', '--allow-dangerous', [CompletionResultType]::ParameterName, 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the JSON')
+            [CompletionResult]::new('--harness', '--harness', [CompletionResultType]::ParameterName, 'A harness''s own control call: the catalog''s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]')
+            [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'loopr-tool;ask_user' {
+            [CompletionResult]::new('--question', '--question', [CompletionResultType]::ParameterName, 'The question for the person, complete enough to answer without context. [required]')
+            [CompletionResult]::new('--options', '--options', [CompletionResultType]::ParameterName, 'Choices to pick from (2 to 6); the person may still answer in words.')
+            [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'How long to wait for the answer, in milliseconds. [default: 600000]')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]')
+            [CompletionResult]::new('--hub', '--hub', [CompletionResultType]::ParameterName, 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog''s [loops] hub, else the git repository, else the root]')
+            [CompletionResult]::new('--multi-select', '--multi-select', [CompletionResultType]::ParameterName, 'Whether several options may be picked. [default: false]')
+            [CompletionResult]::new('--no-multi-select', '--no-multi-select', [CompletionResultType]::ParameterName, 'Sets multi_select to false')
             [CompletionResult]::new('--no-sandbox', '--no-sandbox', [CompletionResultType]::ParameterName, 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]')
             [CompletionResult]::new('--no-read-check', '--no-read-check', [CompletionResultType]::ParameterName, 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]')
             [CompletionResult]::new('--allow-private', '--allow-private', [CompletionResultType]::ParameterName, 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]')
@@ -888,6 +916,7 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('create_spec', 'create_spec', [CompletionResultType]::ParameterValue, 'Hand over a spec: 3 to 7 phases')
             [CompletionResult]::new('create_phase', 'create_phase', [CompletionResultType]::ParameterValue, 'Hand over a phase: its tasks and validation command')
             [CompletionResult]::new('artifact', 'artifact', [CompletionResultType]::ParameterValue, 'Read a plan, spec or phase handed over by a loop')
+            [CompletionResult]::new('ask_user', 'ask_user', [CompletionResultType]::ParameterValue, 'Ask the person running this loop a question and wait for the answer')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)')
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call')
             [CompletionResult]::new('batch', 'batch', [CompletionResultType]::ParameterValue, 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel')
@@ -975,6 +1004,9 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             break
         }
         'loopr-tool;help;artifact' {
+            break
+        }
+        'loopr-tool;help;ask_user' {
             break
         }
         'loopr-tool;help;schema' {

@@ -64,6 +64,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand create_spec 'Hand over a spec: 3 to 7 phases'
             cand create_phase 'Hand over a phase: its tasks and validation command'
             cand artifact 'Read a plan, spec or phase handed over by a loop'
+            cand ask_user 'Ask the person running this loop a question and wait for the answer'
             cand schema 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)'
             cand call 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call'
             cand batch 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
@@ -615,9 +616,12 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'loopr-tool;inbox'= {
-            cand --action '`list` (default: unread messages), `all` (every kept message), `reply` (id and text). [default: list]'
+            cand --action '`list` (default: unread messages), `all` (every kept message), `reply` (id and text), `wait` (until a message comes, then as `list`). [default: list]'
             cand --id 'reply: the id of the query to answer.'
             cand --text 'reply: the answer.'
+            cand --selected 'reply to a question with options (ask_user): the option(s) chosen.'
+            cand --timeout-ms 'wait: how long to wait, in milliseconds (default 30000, max 600000).'
+            cand --sessions 'wait, a harness''s call (--harness): several inboxes; the first with an unread message answers.'
             cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
             cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
             cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
@@ -718,6 +722,29 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand --config 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]'
             cand --profile 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]'
             cand --hub 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog''s [loops] hub, else the git repository, else the root]'
+            cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+            cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+            cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+            cand --allow-dangerous 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+            cand --pretty 'Indent the JSON'
+            cand --harness 'A harness''s own control call: the catalog''s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
+            cand --read-only 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'loopr-tool;ask_user'= {
+            cand --question 'The question for the person, complete enough to answer without context. [required]'
+            cand --options 'Choices to pick from (2 to 6); the person may still answer in words.'
+            cand --timeout-ms 'How long to wait for the answer, in milliseconds. [default: 600000]'
+            cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
+            cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
+            cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
+            cand --format 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]'
+            cand --config 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]'
+            cand --profile 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]'
+            cand --hub 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog''s [loops] hub, else the git repository, else the root]'
+            cand --multi-select 'Whether several options may be picked. [default: false]'
+            cand --no-multi-select 'Sets multi_select to false'
             cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
             cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
             cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -852,6 +879,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand create_spec 'Hand over a spec: 3 to 7 phases'
             cand create_phase 'Hand over a phase: its tasks and validation command'
             cand artifact 'Read a plan, spec or phase handed over by a loop'
+            cand ask_user 'Ask the person running this loop a question and wait for the answer'
             cand schema 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)'
             cand call 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call'
             cand batch 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
@@ -912,6 +940,8 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
         &'loopr-tool;help;create_phase'= {
         }
         &'loopr-tool;help;artifact'= {
+        }
+        &'loopr-tool;help;ask_user'= {
         }
         &'loopr-tool;help;schema'= {
         }

@@ -6,13 +6,13 @@
 use crate::exit_status::ExitStatus;
 use crate::tools::run::{keeper, supervisor};
 
-/// Runs the hidden entry point argv names (exactly `loopr-tool NAME`), or `None` for every
-/// other command line.
+/// Runs the hidden entry point argv names (exactly `loopr-tool NAME`, or for a supervisor
+/// `loopr-tool __job TAG`: the job it serves, for `jobs` to tell it from another session's),
+/// or `None` for every other command line.
 pub fn dispatch(args: &[String]) -> Option<ExitStatus> {
-    let [_, word] = args else { return None };
-    let code = match word.as_str() {
-        keeper::COMMAND => keeper::main(),
-        supervisor::COMMAND => supervisor::main(),
+    let code = match args {
+        [_, word] if word == keeper::COMMAND => keeper::main(),
+        [_, word, ..] if word == supervisor::COMMAND && args.len() <= 3 => supervisor::main(),
         _ => return None,
     };
     Some(ExitStatus::of_code(code))

@@ -21,6 +21,8 @@ use std::sync::Arc;
 pub struct Resolved {
     pub tool: &'static dyn DynTool,
     pub alias: Option<&'static Alias>,
+    /// The alias's meaning holds whatever the call's fields (a catalog key pinned it: 25.6).
+    pub pinned: bool,
     /// The name called and its catalog entry.
     pub exposure: Exposure,
 }
@@ -65,17 +67,31 @@ fn resolved(policy: &Policy, exposure: Exposure) -> Resolved {
         return Resolved {
             tool: &tools::command::Command,
             alias: None,
+            pinned: false,
             exposure,
         };
     }
     let (tool, alias) = registry(Some(policy), &exposure.name)
         .or_else(|| registry(Some(policy), exposure.tool))
         .expect("the policy admits only names the registry knows");
+    let pin = key_pin(&exposure).filter(|a| a.tool == tool.name());
     Resolved {
         tool,
-        alias,
+        alias: pin.or(alias),
+        pinned: pin.is_some(),
         exposure,
     }
+}
+
+/// The alias a catalog key of this very name pins (SPEC 25.6): its `dialect`'s, else the
+/// seeds' for a name the seeds use. A name called beside a key (an alias of a keyed tool) and
+/// a call without a catalog keep 24.7's rule: the fields decide.
+fn key_pin(exposure: &Exposure) -> Option<&'static Alias> {
+    let entry = exposure
+        .entry
+        .as_ref()
+        .filter(|e| e.name == exposure.name)?;
+    dialects::pinned(&exposure.name, entry.dialect.as_deref())
 }
 
 /// What a model is offered, in order: `schema` and `tools/list` list exactly these.
@@ -95,6 +111,7 @@ pub fn unrestricted(name: &str) -> Option<Resolved> {
     Some(Resolved {
         tool,
         alias,
+        pinned: false,
         exposure: Exposure {
             name: name.to_string(),
             tool: tool.name(),
@@ -138,7 +155,7 @@ impl Resolved {
     pub fn translate(&self, input: Value) -> Result<(Value, Vec<String>, Option<&'static Alias>)> {
         match self.alias {
             Some(a) => a
-                .translate(input)
+                .translate(input, self.pinned)
                 .map(|t| (t.input, t.warnings, Some(t.alias))),
             None => Ok((input, vec![], None)),
         }
@@ -281,9 +298,9 @@ impl Prepared {
             limits::cap_output(&mut env, max);
         }
         if env.ok
-            && let (Some(given), Some(_)) = (&given, &used)
+            && let (Some(given), Some(tools)) = (&given, &used)
         {
-            hooks::post(&ctx, r.name(), ran.name(), given, &mut env);
+            hooks::post(&ctx, r.name(), tools, given, &mut env);
         }
         env
     }
@@ -296,7 +313,7 @@ impl Resolved {
         ready: Result<Ready>,
         given: Option<&Value>,
         ran: &mut &'static dyn DynTool,
-        used: &mut Option<()>,
+        used: &mut Option<Vec<&'static str>>,
     ) -> Result<crate::envelope::Success> {
         let Ready {
             warnings,
@@ -321,6 +338,8 @@ impl Resolved {
             name: self.name().to_string(),
             entry: self.exposure.entry.clone(),
             changes_files: effect == Effect::ChangesFiles,
+            namer: Some(dialects::named),
+            dialect: alias.map(|a| a.agent.word()),
         };
         // A call that is another of our tools runs as that tool: offered by the catalog, its
         // hooks, its envelope (24.7).
@@ -330,14 +349,21 @@ impl Resolved {
         };
         let mut routed_input = None;
         if let Some((tool, input)) = route {
-            ctx.policy.admit(tool)?;
+            if !ctx.harness {
+                ctx.policy.admit(tool)?;
+            }
             *ran = tools::find(tool).expect("a route names a registered tool");
             routed_input = Some(input);
         }
-        if let Some(given) = given {
-            hooks::pre(ctx, self.name(), ran.name(), given)?;
-        }
         let own_call = alias.filter(|a| a.has_call() && routed_input.is_none());
+        // The hooks of every tool that runs (SPEC 31.4), decided before anything runs.
+        let runs = match (own_call, &input) {
+            (Some(a), Some(input)) => a.tools_run(ctx, input),
+            _ => vec![ran.name()],
+        };
+        if let Some(given) = given {
+            hooks::pre(ctx, self.name(), &runs, given)?;
+        }
         let result = match (routed_input, own_call, input) {
             // Routed: another tool, another input, parsed by that tool.
             (Some(routed), _, _) => ran.call(ctx, routed),
@@ -350,7 +376,7 @@ impl Resolved {
             }
             _ => parsed.and_then(|p| ran.run_parsed(ctx, p)),
         };
-        *used = Some(());
+        *used = Some(runs);
         limits::settle(result, &entry, ran.name(), &ctx.control)
     }
 }

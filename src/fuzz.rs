@@ -267,3 +267,69 @@ fn fuzz_apply_patch_parser() {
         let _ = crate::tools::apply_patch::parse::looks_like_unified_diff(&text);
     });
 }
+
+/// fetch's nesting bound (SPEC 31.4): any page, rewritten, parses no deeper than the bound
+/// allows, and converts in every mode without a panic.
+#[test]
+fn fuzz_html_nesting() {
+    use crate::tools::fetch::{Mode, convert, nesting};
+    let url = url::Url::parse("https://example.org/a/b.html").unwrap();
+    let control = std::sync::Arc::new(crate::control::Control::new());
+    fuzz("html_nesting", |bytes| {
+        let text = String::from_utf8_lossy(bytes);
+        let flat = nesting::flatten(&text, &|| false).expect("never stopped");
+        let doc = scraper::Html::parse_document(&flat);
+        let deepest = doc
+            .tree
+            .nodes()
+            .map(|n| n.ancestors().count())
+            .max()
+            .unwrap_or(0);
+        // html5ever adds a tbody to each table (4 elements where the pass counts 3), and the
+        // document, html and body above it all.
+        assert!(
+            deepest <= nesting::MAX_DEPTH * 4 / 3 + 8,
+            "{deepest} deep after the nesting bound"
+        );
+        for mode in [Mode::Markdown, Mode::Text] {
+            let _ = convert::html(&text, &url, mode, None, &control);
+        }
+    });
+}
+
+/// read's PDF content interpreter: any content stream, drawn by a page and by a form that
+/// draws itself, never panics and stays within its operator budget.
+#[test]
+fn fuzz_pdf_content() {
+    use lopdf::{Document, Object, Stream, dictionary};
+    fuzz("pdf_content", |bytes| {
+        let mut doc = Document::with_version("1.5");
+        let pages_id = doc.new_object_id();
+        let font = doc.add_object(dictionary! {
+            "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica",
+        });
+        let xobjects = doc.new_object_id();
+        let resources = doc.add_object(dictionary! {
+            "Font" => dictionary! {"F1" => font}, "XObject" => xobjects,
+        });
+        let form = doc.add_object(Stream::new(
+            dictionary! {"Type" => "XObject", "Subtype" => "Form", "Resources" => resources},
+            bytes.to_vec(),
+        ));
+        doc.objects
+            .insert(xobjects, Object::Dictionary(dictionary! {"X1" => form}));
+        let content = doc.add_object(Stream::new(dictionary! {}, bytes.to_vec()));
+        let page = doc.add_object(dictionary! {
+            "Type" => "Page", "Parent" => pages_id, "Contents" => content, "Resources" => resources,
+        });
+        doc.objects.insert(
+            pages_id,
+            Object::Dictionary(
+                dictionary! {"Type" => "Pages", "Kids" => vec![page.into()], "Count" => 1},
+            ),
+        );
+        let control = crate::control::Control::new();
+        let mut budget = crate::tools::read::pdf_text::Budget::new(&control);
+        let _ = crate::tools::read::pdf_text::page_text(&doc, page, &mut budget);
+    });
+}

@@ -38,6 +38,7 @@ const CORE: &[&str] = &[
     "hub",
     "input",
     "journal",
+    "offered",
     "policy",
     "reads",
     "sandbox",

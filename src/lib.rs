@@ -74,7 +74,7 @@ mod panic_hook;
 // crate's code knows them by.
 use loopr_control as control;
 use loopr_core::{
-    context, envelope, error, exit_status, hub, input, policy, sandbox, shell, state, tool,
+    context, envelope, error, exit_status, hub, input, offered, policy, sandbox, shell, state, tool,
 };
 use loopr_tools as tools;
 

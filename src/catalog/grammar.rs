@@ -25,6 +25,7 @@ enum Kind {
 const SANDBOX: Kind = Kind::Word(&["none", "workspace-write", "read-only"]);
 const LANE: Kind = Kind::Word(&["no-net", "net", "heavy"]);
 const MODE: Kind = Kind::Word(&["default", "read-only"]);
+const DIALECT: Kind = Kind::Word(&["claude", "codex", "gemini", "seed"]);
 const PROVIDER: Kind = Kind::Word(&["brave", "tavily", "searxng", "duckduckgo"]);
 
 /// The grammar: every table and the keys each may hold. `[tools.NAME]` and `[profiles.NAME]`
@@ -37,6 +38,7 @@ const TOOL_KEYS: &[(&str, Kind)] = &[
     ("enabled", Kind::Bool),
     ("command", Kind::Str),
     ("sandbox", SANDBOX),
+    ("dialect", DIALECT),
 ];
 const PROFILE_KEYS: &[(&str, Kind)] = &[
     ("tools", Kind::StrList),
@@ -379,11 +381,58 @@ fn read_tools(r: &mut Reader, v: &Spanned<DeValue>, cat: &mut Catalog) {
             enabled: f.bool("enabled").unwrap_or(true),
             command: f.str("command"),
             sandbox: f.str("sandbox"),
+            dialect: f.str("dialect"),
         };
         check_tool(r, &entry, &key_span, timeout.map(|(_, s)| s));
+        check_dialect(r, &entry, &key_span);
         cat.tools.push(entry);
     }
 }
+
+/// A `dialect` names an agent that has a tool of the key's name (SPEC 25.6).
+fn check_dialect(r: &mut Reader, e: &ToolEntry, key: &Range<usize>) {
+    use crate::dialects::{Agent, agents_of};
+    let Some(agent) = e.dialect.as_deref().and_then(Agent::parse) else {
+        return;
+    };
+    let have = agents_of(&e.name);
+    if have.contains(&agent) {
+        return;
+    }
+    let whose = if crate::tools::find(&e.name).is_some() {
+        format!(
+            "`{}` is loopr-tool's own tool; `dialect` is for another agent's name",
+            e.name
+        )
+    } else if have.is_empty() {
+        format!("`{}` is no other agent's tool name", e.name)
+    } else {
+        let names: Vec<&str> = have.iter().map(|a| a.shown()).collect();
+        format!("`{}` is a tool name of {} only", e.name, names.join(", "))
+    };
+    r.problem(
+        key,
+        format!(
+            "[tools.{}]: `dialect` is \"{}\", but {} has no `{}`: {whose}",
+            e.name,
+            e.dialect.as_deref().unwrap_or(""),
+            agent.shown(),
+            e.name
+        ),
+    );
+}
+
+/// Seed 002's tools loopr-tool has none of (SPEC 25.6): a key naming one is refused, saying so.
+const SEED_TOOLS_NOT_HERE: &[(&str, &str)] = &[
+    (
+        "git_command",
+        "run git through run (or run_command), or give the key a `command`",
+    ),
+    (
+        "analyze_code",
+        "read, grep and glob find definitions by name; or give the key a `command`",
+    ),
+];
 
 /// What a tool key may be (SPEC 19.1, 24.3): one of ours or an alias; a command tool of its own
 /// (`command`), or seed 001's `build`, `test` and `validate`, whose command is found.
@@ -394,6 +443,10 @@ fn check_tool(r: &mut Reader, e: &ToolEntry, key: &Range<usize>, timeout_at: Opt
         (Some(t), Some(_)) => r.problem(
             key,
             format!("[tools.{}] names loopr-tool's `{t}`, so it cannot have a `command`; give the command tool a name of its own", e.name),
+        ),
+        (None, None) if let Some((_, instead)) = SEED_TOOLS_NOT_HERE.iter().find(|(n, _)| *n == e.name) => r.problem(
+            key,
+            format!("[tools.{}]: `{}` is seed 002's tool, which loopr-tool does not have, so it is not offered; {instead}", e.name, e.name),
         ),
         (None, None) if !super::PROJECT_COMMANDS.contains(&e.name.as_str()) => r.problem(
             key,

@@ -3,7 +3,7 @@
 //! so users' scripts carry over: the call as JSON on stdin, exit 2 blocks a pre hook's call.
 //!
 //! A hook runs as run runs commands (`run::to_end`: no terminal, its timeout, the whole process
-//! tree ended), unsandboxed unless its own `sandbox` says otherwise. Hooks select the tool that
+//! tree ended), in the sandbox the profile's `run` gets unless its own `sandbox` says otherwise. Hooks select the tool that
 //! runs, whatever name was called (24.7), by `tools` or by `matcher` (a regex, Claude Code's).
 
 use super::{Hook, Policy};
@@ -33,18 +33,21 @@ pub fn any(policy: &Policy) -> bool {
     !policy.catalog.hooks.pre.is_empty() || !policy.catalog.hooks.post.is_empty()
 }
 
-/// Whether `hook` is for this call: `tools` and `matcher` may name the tool that runs or the
-/// name called; a hook with neither is for every call.
-fn selects(hook: &Hook, tool: &str, called: &str) -> bool {
+/// Whether `hook` is for this call: `tools` and `matcher` may name a tool that runs (a call
+/// of an agent's own may run several: MultiEdit creating its file runs write, then edit) or
+/// the name called; a hook with neither is for every call. A hook runs once per call however
+/// many of its tools run.
+fn selects(hook: &Hook, tools: &[&str], called: &str) -> bool {
     if hook.tools.is_empty() && hook.matcher.is_none() {
         return true;
     }
-    let by_list = hook.tools.iter().any(|t| t == tool || t == called);
-    let by_regex = hook
-        .matcher
-        .as_deref()
-        .and_then(|m| matcher_regex(m).ok())
-        .is_some_and(|re| re.is_match(tool) || re.is_match(called));
+    let by_list = hook
+        .tools
+        .iter()
+        .any(|t| t == called || tools.contains(&t.as_str()));
+    let regex = hook.matcher.as_deref().and_then(|m| matcher_regex(m).ok());
+    let by_regex =
+        regex.is_some_and(|re| re.is_match(called) || tools.iter().any(|t| re.is_match(t)));
     by_list || by_regex
 }
 
@@ -71,9 +74,24 @@ struct Ran {
     output: String,
 }
 
-fn run_hook(ctx: &Ctx, hook: &Hook, command: &str, stdin: &Value) -> Result<Ran> {
-    let mode = hook.sandbox.as_deref().and_then(run::confine::Mode::parse);
+/// The sandbox a hook runs in (SPEC 31.4): its own `sandbox`, else the one the profile's `run`
+/// gets (`--sandbox`, `[run]` and the profile's `sandbox`, the strongest), since a hook is a
+/// program the model's call triggers and may feed. `--sandbox` stays a floor under both.
+fn hook_mode(ctx: &Ctx, hook: &Hook) -> (run::confine::Mode, Option<run::confine::Mode>) {
+    use run::confine::Mode;
     let floor = run::isolation::given_floor(ctx);
+    let own = hook.sandbox.as_deref().and_then(Mode::parse);
+    let run_gets = ctx
+        .policy
+        .sandbox_floors(None)
+        .filter_map(Mode::parse)
+        .max()
+        .map_or(floor, |m| m.max(floor));
+    (floor, own.or(Some(run_gets)))
+}
+
+fn run_hook(ctx: &Ctx, hook: &Hook, command: &str, stdin: &Value) -> Result<Ran> {
+    let (floor, mode) = hook_mode(ctx, hook);
     let iso = Isolation::decide_under(ctx, floor, mode, None, false)?;
     let mut env = vec![];
     if let Some(t) = &iso.tmpdir {
@@ -112,9 +130,10 @@ fn run_hook(ctx: &Ctx, hook: &Hook, command: &str, stdin: &Value) -> Result<Ran>
 
 /// Runs the pre hooks of this call in order: exit 2 blocks it (`blocked_by_hook`, the message
 /// is what the hook printed); another failure is a warning and the call runs.
-pub fn pre(ctx: &Ctx, called: &str, tool: &str, given: &Value) -> Result<()> {
+pub fn pre(ctx: &Ctx, called: &str, tools: &[&str], given: &Value) -> Result<()> {
+    let tool = tools.first().copied().unwrap_or(called);
     for hook in ctx.policy.catalog.hooks.pre.iter() {
-        if !selects(hook, tool, called) {
+        if !selects(hook, tools, called) {
             continue;
         }
         let stdin = stdin_for(ctx, "PreToolUse", tool, called, given);
@@ -178,14 +197,26 @@ fn file_matches(files: &[String], path: &str) -> bool {
     crate::sandbox::rules::shown_matches(files, path)
 }
 
+/// A changed path as a hook's argument: a relative one as `./path`, so a file the model named
+/// `--checkpoint-action=exec=sh p.sh` reaches `tar -cf x {paths}` as a file, never an option
+/// (SPEC 31.4).
+fn as_argument(shown: &str) -> String {
+    if shown.starts_with('/') {
+        shown.to_string()
+    } else {
+        format!("./{shown}")
+    }
+}
+
 /// After a successful call: each post hook for this tool whose `files` match a changed path
 /// runs with `{paths}` replaced by the matching paths; its verdict joins `data.checks` and the
 /// end of `output`. It never undoes the change and never makes the call fail.
-pub fn post(ctx: &Ctx, called: &str, tool: &str, given: &Value, env: &mut Envelope) {
+pub fn post(ctx: &Ctx, called: &str, tools: &[&str], given: &Value, env: &mut Envelope) {
+    let tool = tools.first().copied().unwrap_or(called);
     let changed = ctx.changed();
     let mut checks = vec![];
     for hook in ctx.policy.catalog.hooks.post.iter() {
-        if !selects(hook, tool, called) {
+        if !selects(hook, tools, called) {
             continue;
         }
         let paths: Vec<&String> = if hook.files.is_empty() {
@@ -199,7 +230,7 @@ pub fn post(ctx: &Ctx, called: &str, tool: &str, given: &Value, env: &mut Envelo
         if !hook.files.is_empty() && paths.is_empty() {
             continue;
         }
-        let quoted: Vec<String> = paths.iter().map(|p| quote(p)).collect();
+        let quoted: Vec<String> = paths.iter().map(|p| quote(&as_argument(p))).collect();
         let command = hook.command.replace("{paths}", &quoted.join(" "));
         let mut stdin = stdin_for(ctx, "PostToolUse", tool, called, given);
         stdin["tool_response"] = json!({"ok": env.ok, "output": env.output});
@@ -259,6 +290,14 @@ mod tests {
         assert!(file_matches(&rs, "src/a/b.rs"));
         assert!(!file_matches(&rs, "src/a/b.py"));
         assert!(file_matches(&["src/**".to_string()], "src/x.txt"));
+    }
+
+    #[test]
+    fn hook_arguments_are_never_options() {
+        assert_eq!(as_argument("--x=y"), "./--x=y");
+        assert_eq!(as_argument("-rf"), "./-rf");
+        assert_eq!(as_argument("src/a.py"), "./src/a.py");
+        assert_eq!(as_argument("/abs/a.py"), "/abs/a.py");
     }
 
     #[test]

@@ -332,7 +332,7 @@ impl Admission for Policy {
             ),
         )
         .with("tool", name)
-        .hint("Use one of the offered tools; the catalog decides which tools this loop gets.");
+        .hint("Use one of the offered tools; the catalog decides which tools this loop gets. A harness's own control call passes --harness (LOOPR_HARNESS=1).");
         if let Some(p) = &self.profile {
             e = e.with("profile", p.as_str());
         }
@@ -375,7 +375,11 @@ fn by_whom(p: &Policy) -> String {
         (Some(p), true) => format!("profile `{p}`{file} (read-only mode)"),
         (Some(p), false) => format!("profile `{p}`{file}"),
         (None, true) => format!("read-only mode{file}"),
-        (None, false) => format!("the catalog{file}"),
+        // "the catalog of the catalog F" read badly (issue 32).
+        (None, false) => match &p.source {
+            Some(f) => format!("the catalog {}", f.display()),
+            None => "the catalog".to_string(),
+        },
     }
 }
 

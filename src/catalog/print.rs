@@ -123,7 +123,9 @@ pub fn effective(policy: &Policy, root: &Path) -> String {
         search.insert("provider".into(), p.clone().into());
     }
     if let Some(e) = &cat.search.endpoint {
-        search.insert("endpoint".into(), e.clone().into());
+        // Never a password in it (SPEC 31.4).
+        let shown = crate::tools::search::provider::redact_userinfo(e);
+        search.insert("endpoint".into(), shown.into());
     }
     if cat.search.api_key.is_some() {
         // Never the value (24.7).

@@ -280,6 +280,50 @@ pub(super) fn clap_error(tool: &str, e: clap::Error) -> ToolError {
     err
 }
 
+/// Seed 001's runner form (SPEC 25.6): `edit_file --path P [--replace-all]` with the content
+/// fields as a JSON object on stdin. The tools that take it, with their content fields.
+const MERGED_FORMS: &[(&str, &[&str])] = &[("edit", &["old_string", "new_string", "edits"])];
+
+/// The content fields of `tool` when its flags give none of them: stdin may hold them.
+fn merged_form(tool: &dyn DynTool, fields: &Map<String, Value>) -> Option<&'static [&'static str]> {
+    let (_, content) = MERGED_FORMS.iter().find(|(t, _)| *t == tool.name())?;
+    (!content.iter().any(|c| fields.contains_key(*c))).then_some(*content)
+}
+
+/// The flags' fields with stdin's JSON object merged in; a field given both ways is
+/// `invalid_input` (16.2). Nothing on stdin leaves the flags as they are (the tool says what
+/// is missing); a terminal is not read.
+fn merge_stdin_json(name: &str, mut fields: Map<String, Value>, content: &[&str]) -> Result<Value> {
+    use std::io::IsTerminal;
+    if std::io::stdin().is_terminal() {
+        return Ok(Value::Object(fields));
+    }
+    let bytes = input::read_stdin_bytes()?;
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Value::Object(fields));
+    }
+    let Value::Object(given) = input::parse_stdin_json(&bytes)? else {
+        return Err(ToolError::usage(format!(
+            "{name}: stdin must be a JSON object with {} beside the flags",
+            content.join(", ")
+        )));
+    };
+    for (k, v) in given {
+        if fields.contains_key(&k) {
+            return Err(ToolError::invalid(
+                &k,
+                format!(
+                    "{name}: field `{k}` is given twice: as --{} and on stdin",
+                    flag_name(&k)
+                ),
+            )
+            .hint("Give each field once: as a flag or in the JSON on stdin."));
+        }
+        fields.insert(k, v);
+    }
+    Ok(Value::Object(fields))
+}
+
 pub(super) fn input_for(tool: &dyn DynTool, sub: &ArgMatches) -> Result<Value> {
     let mut fields = cli_fields(tool, sub)?;
     if fields.is_empty() {
@@ -301,6 +345,9 @@ pub(super) fn input_for(tool: &dyn DynTool, sub: &ArgMatches) -> Result<Value> {
             return Ok(Value::Object(fields));
         }
         return input::parse_stdin_json(&bytes);
+    }
+    if let Some(content) = merged_form(tool, &fields) {
+        return merge_stdin_json(tool.name(), fields, content);
     }
     // `write PATH` without --content takes the content raw from stdin (SPEC 16.2).
     if let Some(field) = tool.raw_stdin_field().filter(|f| !fields.contains_key(*f)) {

@@ -20,6 +20,7 @@ pub(super) const VALUE_GLOBALS: &[&str] = &[
     "--sandbox",
     "--config",
     "--profile",
+    "--hub",
 ];
 
 /// Global options that are not run's own business: a tool field of the same name (artifact's
@@ -123,6 +124,13 @@ pub fn catalog_options(args: &[String]) -> Result<catalog::Options> {
         read_only: args[..stop].iter().any(|a| a == "--read-only")
             || env_flag(EnvVars::LOOPR_READ_ONLY)?,
     })
+}
+
+/// `--harness` / `LOOPR_HARNESS` straight off argv: whether the catalog's offer binds this
+/// call must be known before the tool is looked up (SPEC 25.3).
+pub fn harness(args: &[String]) -> Result<bool> {
+    let stop = args.iter().position(|a| a == "--").unwrap_or(args.len());
+    Ok(args[..stop].iter().any(|a| a == "--harness") || env_flag(EnvVars::LOOPR_HARNESS)?)
 }
 
 /// Reads the catalog for this process.

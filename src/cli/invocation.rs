@@ -4,7 +4,7 @@
 
 use super::args::{clap_error, tool_command};
 use super::generate;
-use super::globals::{base_command, globals, load_policy, tool_word};
+use super::globals::{base_command, globals, harness, load_policy, tool_word};
 use crate::catalog;
 use crate::context::Globals;
 use crate::dispatch::{self, Resolved};
@@ -137,8 +137,15 @@ fn tool(w: &str, args: &[String]) -> Parsed {
     let policy = load_policy(args).map_err(|e| Failure::new(w, e))?;
     // `session show` always works from the command line (a harness inspects a loop with it,
     // SPEC 24.3): a session not offered by the catalog still shows, and only shows.
+    let harness = harness(args).map_err(|e| Failure::new(w, e))?;
     let (resolved, held) = match dispatch::find(&policy, w) {
         Ok(r) => (r, None),
+        // A harness's control call: the catalog decides what a model is offered, not what the
+        // harness may do (SPEC 25.3); the sandbox, path rules and every other check still hold.
+        Err(e) if harness && e.code == Code::ToolDisabled => match dispatch::unrestricted(w) {
+            Some(r) => (r, None),
+            None => return Err(Failure::new(w, e)),
+        },
         Err(e) if e.code == Code::ToolDisabled && catalog::target_tool(w) == Some("session") => {
             match dispatch::unrestricted(w) {
                 Some(r) => (r, Some(e)),

@@ -21,7 +21,9 @@ pub static ALIASES: &[Alias] = &[
     Alias::new("Read", ClaudeCode, "read").adapt(read_from_zero),
     Alias::new("Write", ClaudeCode, "write"),
     Alias::new("Edit", ClaudeCode, "edit").route(edit_creates),
-    Alias::new("MultiEdit", ClaudeCode, "edit").call(multi_edit),
+    Alias::new("MultiEdit", ClaudeCode, "edit")
+        .call(multi_edit)
+        .runs(multi_edit_runs),
     Alias::new("NotebookEdit", ClaudeCode, "notebook_edit").renames(&[("notebook_path", "path")]),
     Alias::new("Glob", ClaudeCode, "glob").adapt(glob),
     Alias::new("Grep", ClaudeCode, "grep")
@@ -168,10 +170,7 @@ fn multi_edit(ctx: &Ctx, input: Value, ran: &mut &'static str) -> Result<Success
         .get("edits")
         .and_then(Value::as_array)
         .and_then(|e| e.first());
-    let creates = first.and_then(|e| e.get("old_string")) == Some(&json!(""));
-    // An existing file: edit says why an empty old_string cannot be.
-    let path = input.as_object().and_then(|m| missing_file(ctx, m));
-    let (Some(path), true) = (path, creates) else {
+    let Some(path) = creates(ctx, &input) else {
         return call_tool(ctx, "edit", input);
     };
     let content = first
@@ -194,6 +193,38 @@ fn multi_edit(ctx: &Ctx, input: Value, ran: &mut &'static str) -> Result<Success
     call_tool(ctx, "edit", json!({"path": path, "edits": rest})).inspect_err(|_| {
         let _ = call_tool(ctx, "undo", json!({"path": path}));
     })
+}
+
+/// The missing file a MultiEdit creates: its first edit has an empty `old_string`. (On an
+/// existing file edit says why an empty old_string cannot be.)
+fn creates(ctx: &Ctx, input: &Value) -> Option<String> {
+    let first = input
+        .get("edits")
+        .and_then(Value::as_array)
+        .and_then(|e| e.first());
+    if first.and_then(|e| e.get("old_string")) != Some(&json!("")) {
+        return None;
+    }
+    input
+        .as_object()
+        .and_then(|m| missing_file(ctx, m))
+        .map(str::to_string)
+}
+
+/// A MultiEdit that creates its file runs write, then edit for the edits after the first.
+fn multi_edit_runs(ctx: &Ctx, input: &Value) -> Vec<&'static str> {
+    if creates(ctx, input).is_none() {
+        return vec!["edit"];
+    }
+    let more = input
+        .get("edits")
+        .and_then(Value::as_array)
+        .is_some_and(|e| e.len() > 1);
+    if more {
+        vec!["write", "edit"]
+    } else {
+        vec!["write"]
+    }
 }
 
 /// TaskOutput waits for the task by default; a `timeout` without waiting means nothing to

@@ -43,6 +43,11 @@ pub type Call = fn(&Ctx, Value, &mut &'static str) -> Result<Success>;
 /// tool's catalog entry and hooks (24.7: they follow the tool that runs).
 pub type Route = fn(&Ctx, &Map<String, Value>) -> Result<Option<(&'static str, Value)>>;
 
+/// The tools a call of its own will run, decided before it runs: their pre hooks run before
+/// it and their post hooks after (SPEC 31.4: MultiEdit creating a file runs write's). Without
+/// one, the alias's tool.
+pub type Runs = fn(&Ctx, &Value) -> Vec<&'static str>;
+
 /// Whether an input is this agent's, where agents share a name (24.7).
 pub type Claims = fn(&Map<String, Value>) -> bool;
 
@@ -62,6 +67,7 @@ pub struct Alias {
     adapt: Option<Adapt>,
     route: Option<Route>,
     call: Option<Call>,
+    runs: Option<Runs>,
     /// What a call of its own does, for mcp's order and batch's parallel runs (24.7), where its
     /// input is not the tool's and the tool cannot say.
     effect: Option<crate::tool::Effect>,
@@ -83,6 +89,7 @@ impl Alias {
             adapt: None,
             route: None,
             call: None,
+            runs: None,
             effect: None,
             description: None,
         }
@@ -117,6 +124,10 @@ impl Alias {
     }
     pub const fn call(mut self, c: Call) -> Alias {
         self.call = Some(c);
+        self
+    }
+    pub const fn runs(mut self, r: Runs) -> Alias {
+        self.runs = Some(r);
         self
     }
     pub const fn description(mut self, d: &'static str) -> Alias {
@@ -154,22 +165,209 @@ fn pick(name: &str, input: &Map<String, Value>) -> Option<&'static Alias> {
     fallback
 }
 
+impl Agent {
+    /// The agent a catalog's `dialect` names (SPEC 25.6).
+    pub fn parse(dialect: &str) -> Option<Agent> {
+        match dialect {
+            "seed" => Some(Agent::Seeds),
+            "claude" => Some(Agent::ClaudeCode),
+            "codex" => Some(Agent::Codex),
+            "gemini" => Some(Agent::Gemini),
+            _ => None,
+        }
+    }
+
+    /// The agent as a catalog's `dialect` names it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Agent::Seeds => "seed",
+            Agent::ClaudeCode => "claude",
+            Agent::Codex => "codex",
+            Agent::Gemini => "gemini",
+        }
+    }
+
+    /// Who it is, for messages.
+    pub fn shown(self) -> &'static str {
+        match self {
+            Agent::Seeds => "the seeds",
+            Agent::ClaudeCode => "Claude Code",
+            Agent::Codex => "Codex",
+            Agent::Gemini => "Gemini CLI",
+        }
+    }
+}
+
+/// The alias `name` of `agent`, if that agent has one whose tool is registered.
+pub fn find_of(name: &str, agent: Agent) -> Option<&'static Alias> {
+    all().find(|a| a.name == name && a.agent == agent && crate::tools::find(a.tool).is_some())
+}
+
+/// How `tool` (with `action`) is offered to the model of a call that `dialect`'s alias took
+/// (SPEC 25.5): among the names offered, that agent's own alias first, then our name, then
+/// any other agent's; without catalog keys, the agent's alias of any tool offered. `None`:
+/// not offered, so a hint must not name it.
+pub fn named(
+    policy: &crate::policy::Policy,
+    dialect: Option<&str>,
+    tool: &str,
+    action: Option<&str>,
+) -> Option<crate::offered::Named> {
+    let agent = dialect.and_then(Agent::parse);
+    let fits = |a: &Alias| a.tool == tool && action.is_none_or(|act| a.fixed_action() == Some(act));
+    let rank = |a: &Alias| if Some(a.agent) == agent { 0 } else { 2 };
+    let mut best: Option<(u8, crate::offered::Named)> = None;
+    let mut consider = |r: u8, n: crate::offered::Named| {
+        if best.as_ref().is_none_or(|(b, _)| r < *b) {
+            best = Some((r, n));
+        }
+    };
+    for e in policy.exposed().iter().filter(|e| e.tool == tool) {
+        if e.name == tool {
+            consider(1, crate::offered::Named::own(tool));
+            continue;
+        }
+        let key = e.entry.as_ref().filter(|k| k.name == e.name);
+        let alias = key
+            .and_then(|k| pinned(&e.name, k.dialect.as_deref()))
+            .or_else(|| find(&e.name));
+        if let Some(a) = alias.filter(|a| fits(a)) {
+            consider(rank(a), a.named());
+        }
+    }
+    let keyed = policy.exposed().iter().any(|e| e.entry.is_some());
+    if !keyed
+        && policy.offers(tool)
+        && let Some(a) = agent.and_then(|ag| all().find(|a| a.agent == ag && fits(a)))
+    {
+        consider(0, a.named());
+    }
+    best.map(|(_, n)| n)
+}
+
+/// How agents spell a path, where our tools take each spelling as `path` itself.
+const PATH_SPELLINGS: &[&str] = &["file_path", "absolute_path", "notebook_path", "dir_path"];
+
+impl Alias {
+    /// The agent's name for `path`, where its schema spells it otherwise (Read's `file_path`).
+    fn path_field(&self) -> Option<&'static str> {
+        let props = table(self.agent)?.get(self.name)?.get("properties")?;
+        if props.get("path").is_some() {
+            return None;
+        }
+        PATH_SPELLINGS
+            .iter()
+            .copied()
+            .find(|p| props.get(*p).is_some())
+    }
+}
+
+/// Names whose line numbers count from 0 (22.7): a hint gives them so. (Claude Code's Read
+/// counts from 1 and takes 0 for 1 as well.)
+const FROM_ZERO: &[(&str, Agent, &str)] = &[("read_file", Agent::Gemini, "offset")];
+
+impl Alias {
+    /// The action this name fixes (`BashOutput`: `output`), if it fixes one.
+    fn fixed_action(&self) -> Option<&'static str> {
+        self.fixed
+            .iter()
+            .find(|(f, _)| *f == "action")
+            .map(|(_, v)| v.trim_matches('"'))
+    }
+
+    /// This alias as a hint names it.
+    fn named(&self) -> crate::offered::Named {
+        let mut fields: Vec<(String, String)> = self
+            .renames
+            .iter()
+            .map(|(theirs, ours)| (ours.to_string(), theirs.to_string()))
+            .collect();
+        if let Some(theirs) = self.path_field() {
+            fields.push(("path".into(), theirs.into()));
+        }
+        crate::offered::Named {
+            name: self.name.to_string(),
+            action_fixed: self.fixed_action().is_some(),
+            fields,
+            from_zero: FROM_ZERO
+                .iter()
+                .filter(|(n, a, _)| *n == self.name && *a == self.agent)
+                .map(|(_, _, f)| f.to_string())
+                .collect(),
+        }
+    }
+}
+
+/// The agents that have a tool of this name, in table order.
+pub fn agents_of(name: &str) -> Vec<Agent> {
+    let mut agents: Vec<Agent> = vec![];
+    for a in all().filter(|a| a.name == name) {
+        if !agents.contains(&a.agent) {
+            agents.push(a.agent);
+        }
+    }
+    agents
+}
+
+/// The alias a catalog key pins (SPEC 25.6): its `dialect`'s, else the seeds' for a name the
+/// seeds use; `None` leaves the choice to the call's fields (24.7).
+pub fn pinned(name: &str, dialect: Option<&str>) -> Option<&'static Alias> {
+    match dialect.and_then(Agent::parse) {
+        Some(agent) => find_of(name, agent),
+        None => find_of(name, Agent::Seeds),
+    }
+}
+
+/// The schema a pinned alias is offered with: its agent's own; for the seeds, the seeds'
+/// schema where one is written down (schemas/seeds.json), else the tool's own with the seeds'
+/// field names put back and the fields the name fixes left out.
+pub fn schema_for(alias: &Alias) -> Option<Value> {
+    if let Some(s) = table(alias.agent).and_then(|t| t.get(alias.name)) {
+        return Some(s.clone());
+    }
+    (alias.agent == Agent::Seeds).then(|| seed_schema(alias))?
+}
+
+fn seed_schema(alias: &Alias) -> Option<Value> {
+    let mut schema = crate::tools::find(alias.tool)?.input_schema().clone();
+    let props = schema.get_mut("properties")?.as_object_mut()?;
+    for (field, _) in alias.fixed {
+        props.remove(*field);
+    }
+    let mut required: Vec<Value> = schema["required"].as_array().cloned().unwrap_or_default();
+    for (theirs, ours) in alias.renames {
+        let props = schema["properties"].as_object_mut()?;
+        if let Some(v) = props.remove(*ours) {
+            props.insert(theirs.to_string(), v);
+        }
+        for r in required.iter_mut().filter(|r| r == ours) {
+            *r = Value::String(theirs.to_string());
+        }
+    }
+    if schema.get("required").is_some() {
+        schema["required"] = Value::Array(required);
+    }
+    Some(schema)
+}
+
 /// Each agent's input schemas, by tool name, as its own package or source defines them: what a
-/// catalog offers under an alias key (24.7), so the model sees that agent's field names.
+/// catalog offers under an alias key (24.7), so the model sees that agent's field names. The
+/// seeds' are the few the SPEC writes down (25.6).
 fn schemas(agent: Agent) -> Option<&'static str> {
     match agent {
-        Agent::Seeds => None,
+        Agent::Seeds => Some(include_str!("schemas/seeds.json")),
         Agent::ClaudeCode => Some(include_str!("schemas/claude.json")),
         Agent::Codex => Some(include_str!("schemas/codex.json")),
         Agent::Gemini => Some(include_str!("schemas/gemini.json")),
     }
 }
 
-/// The agent's schema of a name: of the first agent, in table order, that has one for it (a
-/// name only the seeds use has none: it is offered with the tool's own schema).
+/// The agent's schema of a name, without a catalog's pin: of the first agent other than the
+/// seeds, in table order, that has one for it (a name only the seeds use is offered with the
+/// tool's own schema).
 pub fn schema_of(name: &str) -> Option<Value> {
     all()
-        .filter(|a| a.name == name)
+        .filter(|a| a.name == name && a.agent != Agent::Seeds)
         .find_map(|a| table(a.agent)?.get(name).cloned())
 }
 
@@ -192,8 +390,10 @@ pub struct Translated {
 }
 
 impl Alias {
-    /// Rewrites their input into ours, as the agent that owns this input means it.
-    pub fn translate(&'static self, mut input: Value) -> Result<Translated> {
+    /// Rewrites their input into ours, as the agent that owns this input means it: `pinned`,
+    /// this alias's agent whatever the fields (a catalog key's, SPEC 25.6), else the agent whose
+    /// fields the input has (24.7).
+    pub fn translate(&'static self, mut input: Value, pinned: bool) -> Result<Translated> {
         // `2.0` is 2 (22.4) for the agent's rules too, as it is for the tool's parser.
         crate::input::normalize::integral_floats(&mut input);
         let Value::Object(mut map) = input else {
@@ -204,7 +404,11 @@ impl Alias {
                 alias: self,
             });
         };
-        let alias = pick(self.name, &map).unwrap_or(self);
+        let alias = if pinned {
+            self
+        } else {
+            pick(self.name, &map).unwrap_or(self)
+        };
         let mut warnings = vec![];
         if let Some(adapt) = alias.adapt {
             adapt(&mut map, &mut warnings)?;
@@ -262,6 +466,11 @@ impl Alias {
         }
     }
 
+    /// The tools a call of its own runs (`Runs`), for their hooks.
+    pub fn tools_run(&self, ctx: &Ctx, input: &Value) -> Vec<&'static str> {
+        self.runs.map_or_else(|| vec![self.tool], |r| r(ctx, input))
+    }
+
     /// What this call does, when the alias says (a call of its own whose input is not the
     /// tool's).
     pub fn declared_effect(&self) -> Option<crate::tool::Effect> {
@@ -295,17 +504,18 @@ pub fn call_tool(ctx: &Ctx, tool: &str, input: Value) -> Result<Success> {
 }
 
 /// Claude Code's Edit (and the seeds' edit_file, Gemini's replace) with an empty `old_string`
-/// on a missing file writes it (16.10); the envelope's `tool` is then `write`.
+/// on a missing file writes it (16.10); the envelope's `tool` is then `write`. Seed 002's
+/// `old_str`/`new_str` are edit's own aliases (25.6), so they count here too.
 pub fn edit_creates(ctx: &Ctx, map: &Map<String, Value>) -> Result<Option<(&'static str, Value)>> {
-    if map.get("old_string").and_then(Value::as_str) != Some("") {
+    let either = |a: &str, b: &str| map.get(a).or_else(|| map.get(b));
+    if either("old_string", "old_str").and_then(Value::as_str) != Some("") {
         return Ok(None);
     }
     // An existing file: edit says why an empty old_string cannot be.
     let Some(path) = missing_file(ctx, map) else {
         return Ok(None);
     };
-    let content = map
-        .get("new_string")
+    let content = either("new_string", "new_str")
         .cloned()
         .unwrap_or(Value::String(String::new()));
     Ok(Some((
@@ -395,7 +605,7 @@ mod tests {
 
     #[test]
     fn every_schema_is_of_an_alias_of_its_agent() {
-        for agent in [Agent::ClaudeCode, Agent::Codex, Agent::Gemini] {
+        for agent in [Agent::Seeds, Agent::ClaudeCode, Agent::Codex, Agent::Gemini] {
             let table: Map<String, Value> = serde_json::from_str(schemas(agent).unwrap()).unwrap();
             for name in table.keys() {
                 assert!(

@@ -2,7 +2,12 @@
 //! with their field names. Where another agent shares a name and no field decides, these win.
 
 use super::Agent::Seeds;
-use super::{Alias, edit_creates};
+use super::{Alias, call_tool, edit_creates};
+use crate::context::Ctx;
+use crate::envelope::Success;
+use crate::error::Result;
+use crate::tool::Effect;
+use serde_json::Value;
 
 /// WebFetch's and web_fetch's `prompt` needs a model; we return the page.
 pub const PROMPT: (&str, &str) = (
@@ -18,13 +23,24 @@ pub const RUN_RENAMES: &[(&str, &str)] = &[("timeout", "timeout_ms")];
 pub static ALIASES: &[Alias] = &[
     Alias::new("read_file", Seeds, "read"),
     Alias::new("write_file", Seeds, "write"),
-    Alias::new("edit_file", Seeds, "edit")
-        .renames(&[("old_str", "old_string"), ("new_str", "new_string")])
-        .route(edit_creates),
-    Alias::new("search_files", Seeds, "grep")
-        .renames(&[("file_pattern", "glob"), ("context", "-C")]),
-    Alias::new("list_directory", Seeds, "tree").fixed(&[("depth", "1")]),
-    Alias::new("list", Seeds, "tree").fixed(&[("depth", "1")]),
+    // edit takes seed 002's old_str/new_str itself; seed 001's are old_string/new_string.
+    Alias::new("edit_file", Seeds, "edit").route(edit_creates),
+    // grep takes the seeds' `file_pattern` and `context` itself (SPEC 25.6).
+    Alias::new("search_files", Seeds, "grep"),
+    Alias::new("list_directory", Seeds, "tree")
+        .fixed(&[("depth", "1")])
+        .call(one_level)
+        .effect(Effect::Reads),
+    Alias::new("list", Seeds, "tree")
+        .fixed(&[("depth", "1")])
+        .call(one_level)
+        .effect(Effect::Reads),
+    // Seed 002's names for tools of ours, with our fields: its schemas are not written down.
+    Alias::new("glob_find", Seeds, "glob"),
+    Alias::new("ripgrep_search", Seeds, "grep"),
+    Alias::new("delete_file", Seeds, "delete"),
+    Alias::new("move_file", Seeds, "move"),
+    Alias::new("task_tracker", Seeds, "todo"),
     Alias::new("web_fetch", Seeds, "fetch").ignored(&[PROMPT]),
     Alias::new("web_search", Seeds, "search"),
     Alias::new("bash", Seeds, "run")
@@ -43,3 +59,32 @@ pub static ALIASES: &[Alias] = &[
     Alias::new("share_data", Seeds, "share").renames(&[("target_exec_ids", "to")]),
     Alias::new("query_loop", Seeds, "query").renames(&[("target_exec_id", "to")]),
 ];
+
+/// The seeds' list_directory (SPEC 25.6): one level, sorted by name, `/` after a directory —
+/// a plain list, where tree draws directories first.
+fn one_level(ctx: &Ctx, input: Value, _: &mut &'static str) -> Result<Success> {
+    let tree = call_tool(ctx, "tree", input)?;
+    let data = tree.data.into_value(&[]);
+    let mut names: Vec<String> = data["tree"]["children"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| {
+            let name = c["name"].as_str()?;
+            Some(match c["type"].as_str() {
+                Some("dir") => format!("{name}/"),
+                _ => name.to_string(),
+            })
+        })
+        .collect();
+    names.sort();
+    let mut output = names.join("\n");
+    if names.is_empty() {
+        output.push_str("(empty directory)");
+    }
+    output.push('\n');
+    if data["truncated"] == true {
+        output.push_str("(more entries not shown)\n");
+    }
+    Ok(Success::new(output, data))
+}

@@ -275,6 +275,45 @@ pub fn call(g: &Globals, stdin: &[u8]) -> (Reply, ExitStatus) {
     (reply, status)
 }
 
+/// The batch's calls parsed, each a job to run or its reply already.
+fn batch_slots(g: &Globals, stdin: &[u8]) -> std::result::Result<Vec<Slot>, Box<Reply>> {
+    let items = batch_items(stdin).map_err(|e| Box::new(Reply::failure("batch", e, None)))?;
+    let slots: Vec<Slot> = items
+        .into_iter()
+        .map(|item| match item {
+            Err(line_error) => Slot::Ready(Reply::failure(
+                "batch",
+                ToolError::usage(format!("batch: {line_error}")),
+                None,
+            )),
+            Ok(p) => match shapes::parse(p.value, p.duplicate) {
+                Ok(c) => {
+                    let job = Job::new(g, c);
+                    let ro = job.is_read_only();
+                    Slot::Pending(job, ro)
+                }
+                Err(r) => Slot::Ready(Reply::rejected("batch", r)),
+            },
+        })
+        .collect();
+    if json::budget_spent() {
+        let limit = json::budget(stdin.len());
+        return Err(Box::new(Reply::failure(
+            "batch",
+            ToolError::too_large(
+                limit,
+                format!(
+                    "batch: its {} bytes hold more than {limit} values, calls and their arguments together",
+                    stdin.len()
+                ),
+            )
+            .hint("Send the fields each tool takes; split a large batch."),
+            None,
+        )));
+    }
+    Ok(slots)
+}
+
 /// The calls of a batch: a JSON array, or JSON Lines (one call per non-blank line). Each
 /// element is parsed on its own terms: a duplicate key, or a bad line, is that slot's error.
 fn batch_items(stdin: &[u8]) -> Result<Vec<std::result::Result<json::Parsed, String>>> {
@@ -309,7 +348,10 @@ fn batch_items(stdin: &[u8]) -> Result<Vec<std::result::Result<json::Parsed, Str
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
     {
-        items.push(json::from_str(line).map_err(|e| format!("line {}: {e}", i + 1)));
+        match json::from_str(line) {
+            Err(e @ json::Error::TooMany { .. }) => return Err(e.into_tool("batch")),
+            r => items.push(r.map_err(|e| format!("line {}: {e}", i + 1))),
+        }
     }
     if items.is_empty() {
         return Err(ToolError::usage(
@@ -372,25 +414,8 @@ pub type Sink<'a> = &'a mut (dyn FnMut(Reply) + Send);
 /// has no calls to answer: `Err` is its own single reply. `Ok` is the status: 0 when every
 /// call succeeded, else 1.
 pub fn batch(g: &Globals, stdin: &[u8], sink: Sink) -> std::result::Result<ExitStatus, Box<Reply>> {
-    let items = batch_items(stdin).map_err(|e| Box::new(Reply::failure("batch", e, None)))?;
-    let mut slots: Vec<Slot> = items
-        .into_iter()
-        .map(|item| match item {
-            Err(line_error) => Slot::Ready(Reply::failure(
-                "batch",
-                ToolError::usage(format!("batch: {line_error}")),
-                None,
-            )),
-            Ok(p) => match shapes::parse(p.value, p.duplicate) {
-                Ok(c) => {
-                    let job = Job::new(g, c);
-                    let ro = job.is_read_only();
-                    Slot::Pending(job, ro)
-                }
-                Err(r) => Slot::Ready(Reply::rejected("batch", r)),
-            },
-        })
-        .collect();
+    // One value budget for the whole batch, its calls' `arguments` texts included.
+    let mut slots = json::one_budget(stdin.len(), || batch_slots(g, stdin))?;
     let out = std::sync::Mutex::new(InOrder {
         next: 0,
         held: std::collections::BTreeMap::new(),

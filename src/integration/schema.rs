@@ -237,10 +237,12 @@ fn definition_with(tool: &dyn DynTool, schema: Value, flavor: Flavor, strict: bo
 /// its description (SPEC 19.2). An alias key offers its agent's own schema, so the model sees
 /// that agent's field names (24.7).
 pub fn offered_definition(r: &crate::dispatch::Resolved, flavor: Flavor, strict: bool) -> Value {
-    let theirs = r
-        .alias
-        .and_then(|_| crate::dialects::schema_of(r.name()))
-        .map(|s| published(&s));
+    let theirs = match r.alias {
+        Some(a) if r.pinned => crate::dialects::schema_for(a),
+        Some(_) => crate::dialects::schema_of(r.name()),
+        None => None,
+    }
+    .map(|s| published(&s));
     let mut def = match theirs {
         Some(s) if strict => definition_with(r.tool, strict::strict(s).to_value(), flavor, true),
         Some(s) => definition_with(r.tool, s.to_value(), flavor, false),

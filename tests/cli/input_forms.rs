@@ -128,3 +128,36 @@ fn a_huge_input_of_tiny_values_is_refused_in_bounded_memory() {
         &stdout[..stdout.len().min(300)]
     );
 }
+
+/// Seed 001's runner form (SPEC 25.6): `edit_file --path P [--replace-all]` with the content
+/// fields as JSON on stdin; the flags and the JSON merge, and a field given both ways is
+/// `invalid_input`.
+#[test]
+fn edit_flags_merge_with_the_content_as_json_on_stdin() {
+    let env = Env::new();
+    env.write_file("a.txt", "one one\ntwo\n");
+    env.read("a.txt").assert_ok();
+    let out = env.run(
+        &["edit_file", "--path", "a.txt", "--replace-all"],
+        r#"{"old_string": "one", "new_string": "1"}"#,
+    );
+    out.assert_ok();
+    assert_eq!(env.read_file("a.txt"), b"1 1\ntwo\n");
+    // Seed 002's names, on the same form.
+    env.read("a.txt").assert_ok();
+    env.run(
+        &["edit", "--path", "a.txt"],
+        r#"{"old_str": "two", "new_str": "2"}"#,
+    )
+    .assert_ok();
+    assert_eq!(env.read_file("a.txt"), b"1 1\n2\n");
+    env.read("a.txt").assert_ok();
+    env.run(
+        &["edit_file", "--path", "a.txt"],
+        r#"{"path": "b.txt", "old_string": "2", "new_string": "3"}"#,
+    )
+    .assert_invalid("path");
+    env.run(&["edit_file", "--path", "a.txt"], "[1]")
+        .assert_err("invalid_input");
+    assert_eq!(env.read_file("a.txt"), b"1 1\n2\n");
+}

@@ -258,12 +258,16 @@ fn root_and_session_come_from_the_environment_and_flags_win() {
 #[test]
 fn invalid_session_ids_and_roots_are_refused() {
     let env = Env::new();
-    for bad in ["..", ".", "a/b", "", &"x".repeat(65), "sp ace"] {
+    for bad in ["..", ".", "a/b", "", &"x".repeat(129), "sp ace"] {
         let out = env.run(&["--session", bad, "session"], "");
         out.assert_err("invalid_input");
     }
-    env.run(&["--session", "Agent_1.v-2", "session"], "")
-        .assert_ok();
+    // Seed 000's ids carry `:` (SPEC 25.6), up to 128 characters.
+    for good in ["Agent_1.v-2", "exec:phase:1", &"x".repeat(128)] {
+        let out = env.run(&["--session", good, "session"], "");
+        out.assert_ok();
+        assert_eq!(out.data()["session"], good);
+    }
     let out = env.run(&["--root", "no-such-dir", "session"], "");
     out.assert_err("invalid_input");
     let mut c = env.cmd();

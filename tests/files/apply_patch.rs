@@ -555,3 +555,67 @@ fn schema_lists_patch_as_required_and_hides_the_codex_command() {
     assert!(text.contains("\"required\":[\"patch\"]"), "{text}");
     assert!(!text.contains("\"command\""), "{text}");
 }
+
+/// SPEC 31.4: a patch's parsed form is at most twice its text and 16 MiB, refused before it is
+/// built: 2 M `+` lines (4 MB) peaked at 278 MB, one `String` a line.
+#[test]
+fn a_patch_of_millions_of_short_lines_is_too_large_before_parsing() {
+    let env = Env::new();
+    let patch = format!(
+        "*** Begin Patch\n*** Add File: big.txt\n{}*** End Patch\n",
+        "+\n".repeat(2_000_000)
+    );
+    let input = env.dir.path().join("patch.json");
+    std::fs::write(&input, serde_json::json!({"patch": patch}).to_string()).unwrap();
+    let (stdout, rss) = env.peak_rss(&["apply_patch"], &input);
+    let out: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(out["error"]["code"], "too_large", "{stdout}");
+    assert!(!env.path("big.txt").exists());
+    if let Some(kib) = rss {
+        assert!(kib < 80 * 1024, "peak RSS {} MiB", kib / 1024);
+    }
+    // An ordinary patch of long lines is untouched.
+    let patch = format!(
+        "*** Begin Patch\n*** Add File: ok.txt\n{}*** End Patch\n",
+        format!("+{}\n", "x".repeat(60)).repeat(20_000)
+    );
+    env.call("apply_patch", serde_json::json!({"patch": patch}))
+        .assert_ok();
+}
+
+/// SPEC 31.4: the file descriptors a change holds are bounded: a patch adding files in 1,500
+/// existing directories (each held open while it applies) is `too_large` before any is
+/// written, never an EMFILE half-way; under 1,024 descriptors (a common default) as under the
+/// machine's.
+#[test]
+fn a_patch_over_too_many_directories_is_too_large() {
+    let env = Env::new();
+    let mut patch = String::from("*** Begin Patch\n");
+    for i in 0..1500 {
+        std::fs::create_dir_all(env.path(&format!("d{i}"))).unwrap();
+        patch.push_str(&format!("*** Add File: d{i}/new.txt\n+x\n"));
+    }
+    patch.push_str("*** End Patch\n");
+    // 1,024 descriptors, a common default: the old code ran out at one a directory.
+    let mut std_cmd = env.std_cmd();
+    // SAFETY: setrlimit between fork and exec, on a stack struct.
+    unsafe {
+        std::os::unix::process::CommandExt::pre_exec(&mut std_cmd, || {
+            let lim = libc::rlimit {
+                rlim_cur: 1024,
+                rlim_max: 1024,
+            };
+            libc::setrlimit(libc::RLIMIT_NOFILE, &lim);
+            Ok(())
+        });
+    }
+    let mut c: assert_cmd::Command = std_cmd.into();
+    c.arg("apply_patch")
+        .write_stdin(json!({"patch": patch}).to_string());
+    let out = testkit::finish(c);
+    out.assert_err("too_large");
+    assert!(!env.path("d0/new.txt").exists());
+    env.call("apply_patch", json!({"patch": patch}))
+        .assert_err("too_large");
+    assert!(!env.path("d0/new.txt").exists());
+}

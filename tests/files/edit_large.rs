@@ -127,3 +127,88 @@ fn many_long_ambiguous_occurrences_stay_under_the_cap() {
     assert!(out.output().contains("… [line truncated: 3007 chars]"));
     assert!(out.output().contains("\n(and "));
 }
+
+/// Peak RSS in MiB of `loopr-tool edit` with `input` (None without /usr/bin/time).
+fn edit_rss(env: &Env, input: Value) -> (Value, Option<u64>) {
+    let file = env.dir.path().join("input.json");
+    std::fs::write(&file, input.to_string()).unwrap();
+    let (stdout, rss) = env.peak_rss(&["edit"], &file);
+    (
+        serde_json::from_str(&stdout).unwrap(),
+        rss.map(|k| k / 1024),
+    )
+}
+
+/// SPEC 31.4: an ambiguous edit is refused from where it matches, without a replacement built
+/// for each place (100,000 places × 300 KB reached 24 GB). Here 5,000 × 100 KB: 500 MB before.
+#[test]
+fn an_ambiguous_edit_builds_no_replacement() {
+    let env = Env::new();
+    env.write_file("many.txt", "x\n".repeat(5000));
+    env.read("many.txt");
+    let big = "y".repeat(100_000);
+    let (out, rss) = edit_rss(
+        &env,
+        json!({"path": "many.txt", "old_string": "x", "new_string": big}),
+    );
+    assert_eq!(out["error"]["code"], "ambiguous_match", "{out}");
+    if let Some(mib) = rss {
+        assert!(mib < 100, "peak RSS {mib} MiB");
+    }
+    // So is a count that is not what was expected, and an ambiguous hunk.
+    let (out, rss) = edit_rss(
+        &env,
+        json!({"path": "many.txt", "old_string": "x", "new_string": big, "expected_replacements": 3}),
+    );
+    assert_eq!(out["error"]["code"], "ambiguous_match", "{out}");
+    assert!(rss.is_none_or(|m| m < 100), "{rss:?}");
+    let patch =
+        format!("*** Begin Patch\n*** Update File: many.txt\n@@\n-x\n+{big}\n*** End Patch\n");
+    let input = env.dir.path().join("patch.json");
+    std::fs::write(&input, json!({"patch": patch}).to_string()).unwrap();
+    let (stdout, rss) = env.peak_rss(&["apply_patch"], &input);
+    assert!(stdout.contains("\"ok\":false"), "{stdout}");
+    assert!(rss.is_none_or(|k| k < 100 * 1024), "{rss:?}");
+}
+
+/// A `replace_all` whose result passes 64 MiB is weighed one replacement at a time and refused
+/// before any is kept: 20,000 × 10 KB (200 MB) peaks far below the limit.
+#[test]
+fn a_replace_all_past_64_mib_is_refused_from_its_size() {
+    let env = Env::new();
+    env.write_file("many.txt", "x\n".repeat(20_000));
+    env.read("many.txt");
+    let (out, rss) = edit_rss(
+        &env,
+        json!({"path": "many.txt", "old_string": "x", "new_string": "y".repeat(10_000), "replace_all": true}),
+    );
+    assert_eq!(out["error"]["code"], "too_large", "{out}");
+    if let Some(mib) = rss {
+        assert!(mib < 64, "peak RSS {mib} MiB");
+    }
+    assert_eq!(env.read_file("many.txt"), "x\n".repeat(20_000).as_bytes());
+}
+
+/// A catalog `timeout_ms` stops an edit of many items between items (an edit of many items
+/// ran 57 s under a 5 s limit), and nothing is written.
+#[test]
+fn a_catalog_timeout_stops_an_edit_of_many_items() {
+    let env = Env::new();
+    let body: String = (0..100_000).map(|i| format!("line {i:06}\n")).collect();
+    env.write_file("big.txt", &body);
+    env.read("big.txt");
+    let edits: Vec<Value> = (0..3000)
+        .map(|i| json!({"old_string": format!("line {:06}\n", i * 30), "new_string": "changed\n"}))
+        .collect();
+    let catalog = env.dir.path().join("catalog.toml");
+    std::fs::write(&catalog, "[tools.edit]\ntimeout_ms = 300\n").unwrap();
+    let mut c = env.cmd();
+    c.args(["--config", catalog.to_str().unwrap(), "edit"])
+        .write_stdin(json!({"path": "big.txt", "edits": edits}).to_string())
+        .timeout(std::time::Duration::from_secs(120));
+    let t = std::time::Instant::now();
+    let out = testkit::finish(c);
+    out.assert_err("timeout");
+    assert!(t.elapsed().as_millis() < 1500, "{:?}", t.elapsed());
+    assert_eq!(env.read_file("big.txt"), body.as_bytes());
+}

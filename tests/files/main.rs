@@ -3,6 +3,7 @@
 //! the root (also against a directory swapped while they run).
 
 mod apply_patch;
+mod apply_patch_quoted;
 mod edit;
 mod edit_errors;
 mod edit_ladder;
@@ -11,6 +12,7 @@ mod edit_lines;
 mod files;
 mod notebook_edit;
 mod race;
+mod race_stat;
 mod read;
 mod read_image;
 mod read_indentation;

@@ -16,7 +16,7 @@ fn cstr(p: &Path) -> CString {
 }
 
 /// Swaps `a` and `b` until `stop`; returns how many swaps it made.
-fn swapper(a: &Path, b: &Path, stop: Arc<AtomicBool>) -> std::thread::JoinHandle<usize> {
+pub(crate) fn swapper(a: &Path, b: &Path, stop: Arc<AtomicBool>) -> std::thread::JoinHandle<usize> {
     let (a, b) = (cstr(a), cstr(b));
     std::thread::spawn(move || {
         let mut n = 0;

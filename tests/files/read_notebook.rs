@@ -211,3 +211,45 @@ fn the_output_cap_cuts_between_cells_and_says_where_to_go_on() {
         huge.len()
     );
 }
+
+/// SPEC 31.4: a notebook's cells are capped (20,000), and its JSON values bounded by its size:
+/// read and notebook_edit answer `too_large` with a small peak, never a GB of values.
+#[test]
+fn a_notebook_of_too_many_cells_or_values_is_too_large() {
+    let env = Env::new();
+    let cell = r#"{"cell_type":"markdown","metadata":{},"source":[]}"#;
+    let many = format!(
+        r#"{{"nbformat":4,"nbformat_minor":5,"metadata":{{}},"cells":[{}]}}"#,
+        vec![cell; 20_001].join(",")
+    );
+    env.write_file("many.ipynb", &many);
+    let out = env.call("read", serde_json::json!({"path": "many.ipynb"}));
+    out.assert_err("too_large");
+    // 16 MB of empty arrays in one cell's source: 8 M values were ~400 MB.
+    let values = format!(
+        r#"{{"nbformat":4,"nbformat_minor":5,"metadata":{{}},"cells":[{{"cell_type":"code","metadata":{{}},"outputs":[],"source":[{}]}}]}}"#,
+        vec!["[]"; 4_000_000].join(",")
+    );
+    env.write_file("values.ipynb", &values);
+    let input = env.dir.path().join("input.json");
+    std::fs::write(
+        &input,
+        serde_json::json!({"path": "values.ipynb"}).to_string(),
+    )
+    .unwrap();
+    let (stdout, rss) = env.peak_rss(&["read"], &input);
+    assert!(
+        stdout.contains("\"too_large\""),
+        "{}",
+        &stdout[..300.min(stdout.len())]
+    );
+    if let Some(kib) = rss {
+        assert!(kib < 150 * 1024, "peak RSS {} MiB", kib / 1024);
+    }
+    // notebook_edit too (without the read check, which read's refusal would answer first).
+    let out = env.run(
+        &["--no-read-check", "notebook_edit"],
+        &serde_json::json!({"path": "many.ipynb", "cell_id": "x", "new_source": "x"}).to_string(),
+    );
+    out.assert_err("too_large");
+}

@@ -371,3 +371,163 @@ fn a_pdf_without_pages_is_unsupported_file() {
         out.output()
     );
 }
+
+/// SPEC 31.4: `k` forms that each show a word and draw all `k` (themselves included) through
+/// one shared resource dictionary; the page draws them all. Drawn along every path 8 deep,
+/// that was ~k⁸ forms (a 2 KB file: 42 s of CPU).
+fn forms_drawing_forms(k: usize) -> Vec<u8> {
+    let mut doc = Document::with_version("1.5");
+    let pages_id = doc.new_object_id();
+    let font = doc.add_object(dictionary! {
+        "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica",
+    });
+    let xobjects_id = doc.new_object_id();
+    let resources = doc.add_object(dictionary! {
+        "Font" => dictionary! {"F1" => font},
+        "XObject" => xobjects_id,
+    });
+    let draw_all: Vec<Operation> = (0..k)
+        .map(|i| op("Do", vec![Object::Name(format!("X{i}").into_bytes())]))
+        .collect();
+    let mut shows = text_page(&["w"]);
+    shows.extend(draw_all.iter().cloned());
+    let mut xobjects = lopdf::Dictionary::new();
+    for i in 0..k {
+        let form = Stream::new(
+            dictionary! {"Type" => "XObject", "Subtype" => "Form", "Resources" => resources,
+            "BBox" => vec![0.into(), 0.into(), 612.into(), 792.into()]},
+            Content {
+                operations: shows.clone(),
+            }
+            .encode()
+            .unwrap(),
+        );
+        xobjects.set(format!("X{i}"), doc.add_object(form));
+    }
+    doc.objects
+        .insert(xobjects_id, Object::Dictionary(xobjects));
+    let content = Content {
+        operations: draw_all,
+    }
+    .encode()
+    .unwrap();
+    let content_id = doc.add_object(Stream::new(dictionary! {}, content));
+    let page = doc.add_object(dictionary! {
+        "Type" => "Page", "Parent" => pages_id, "Contents" => content_id, "Resources" => resources,
+    });
+    doc.objects.insert(
+        pages_id,
+        Object::Dictionary(dictionary! {
+            "Type" => "Pages", "Kids" => vec![page.into()], "Count" => 1,
+            "MediaBox" => vec![0.into(), 0.into(), 612.into(), 792.into()],
+        }),
+    );
+    let catalog = doc.add_object(dictionary! {"Type" => "Catalog", "Pages" => pages_id});
+    doc.trailer.set("Root", catalog);
+    save(doc)
+}
+
+/// One page whose content stream is `n` operators (compressed, a few KB a million), with a
+/// word at the start.
+fn many_operators(n: usize) -> Vec<u8> {
+    let mut content = b"BT /F1 12 Tf 72 720 Td (start) Tj ET\n".to_vec();
+    content.extend(b"n\n".repeat(n));
+    let mut doc = build(vec![vec![]], None);
+    let page = *doc.get_pages().get(&1).unwrap();
+    let id = doc.add_object(Stream::new(dictionary! {}, content));
+    doc.get_object_mut(page)
+        .unwrap()
+        .as_dict_mut()
+        .unwrap()
+        .set("Contents", id);
+    save(doc)
+}
+
+/// `read` killed after `secs` seconds.
+fn read_within(env: &Env, args: &[&str], input: serde_json::Value, secs: u64) -> testkit::Out {
+    let mut c = env.cmd();
+    c.args(args)
+        .arg("read")
+        .write_stdin(input.to_string())
+        .timeout(std::time::Duration::from_secs(secs));
+    testkit::finish(c)
+}
+
+#[test]
+fn forms_drawing_each_other_are_drawn_once_per_page_and_pair() {
+    let env = Env::new();
+    let pdf = forms_drawing_forms(10);
+    assert!(pdf.len() < 4096, "a small file: {} bytes", pdf.len());
+    env.write_file("forms.pdf", pdf);
+    let t = std::time::Instant::now();
+    let out = read_within(&env, &[], json!({"path": "forms.pdf"}), 60);
+    out.assert_ok();
+    // Each of the 10 forms drawn from the page and from each of the others: 10 + 10×9 words
+    // at most, never 10⁸.
+    let words = out.output().matches('w').count();
+    assert!(
+        (10..=110).contains(&words),
+        "{words} words\n{}",
+        out.output()
+    );
+    assert!(t.elapsed().as_secs() < 10, "{:?}", t.elapsed());
+}
+
+#[test]
+fn a_page_of_millions_of_operators_is_cut_and_stays_small() {
+    let env = Env::new();
+    let pdf = many_operators(3_000_000);
+    assert!(pdf.len() < 64 * 1024, "{} bytes", pdf.len());
+    env.write_file("ops.pdf", &pdf);
+    let input = env.dir.path().join("input.json");
+    std::fs::write(&input, json!({"path": "ops.pdf"}).to_string()).unwrap();
+    let t = std::time::Instant::now();
+    let (stdout, rss) = env.peak_rss(&["read"], &input);
+    let out: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(out["ok"], true, "{stdout}");
+    let text = out["output"].as_str().unwrap();
+    assert!(text.contains("start"), "{text}");
+    assert!(
+        text.contains("(the rest of this page was not read: it draws more than 1000000 operators"),
+        "{text}"
+    );
+    assert!(t.elapsed().as_secs() < 30, "{:?}", t.elapsed());
+    if let Some(kib) = rss {
+        // The 16 MiB of content, the document and the binary (was 1.8 GB).
+        assert!(kib < 64 * 1024, "peak RSS {} MiB", kib / 1024);
+    }
+}
+
+#[test]
+fn pages_past_a_hundred_are_left_to_the_next_call() {
+    let env = Env::new();
+    env.write_file("long.pdf", numbered(130));
+    let out = env.call("read", json!({"path": "long.pdf", "pages": "1-130"}));
+    out.assert_ok();
+    let pdf = &out.data()["pdf"];
+    assert_eq!(pdf["pages_total"], 130);
+    // The output cap may stop it sooner; never later than page 100.
+    let shown = pdf["pages_shown"].as_str().unwrap();
+    let last: u32 = shown.rsplit('-').next().unwrap().parse().unwrap();
+    assert!(last <= 100, "{shown}");
+    assert!(!out.output().contains("--- page 101 ---"));
+    assert_eq!(out.data()["truncated"], true);
+}
+
+/// A catalog `timeout_ms` stops a PDF's content between operators.
+#[test]
+fn a_catalog_timeout_stops_a_long_pdf() {
+    let env = Env::new();
+    env.write_file("ops.pdf", many_operators(3_000_000));
+    let catalog = env.dir.path().join("catalog.toml");
+    std::fs::write(&catalog, "[tools.read]\ntimeout_ms = 200\n").unwrap();
+    let t = std::time::Instant::now();
+    let out = read_within(
+        &env,
+        &["--config", catalog.to_str().unwrap()],
+        json!({"path": "ops.pdf"}),
+        60,
+    );
+    out.assert_err("timeout");
+    assert!(t.elapsed().as_millis() < 1200, "{:?}", t.elapsed());
+}

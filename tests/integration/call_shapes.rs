@@ -324,3 +324,33 @@ fn a_batch_over_10000_calls_is_too_large() {
         &out.stdout[..200.min(out.stdout.len())]
     );
 }
+
+/// SPEC 31.4: a batch has one value budget, its calls' `arguments` texts included (each had
+/// its own, and 10,000 small ones grew to 2.3 GB). 200 calls of 20,000 values each: 4 M values
+/// from 8 MB, refused with a small peak.
+#[test]
+fn a_batch_counts_its_argument_values_together() {
+    let env = Env::new();
+    let args = format!("{{\"path\": [{}]}}", vec!["[]"; 20_000].join(","));
+    let call =
+        json!({"id": "c", "type": "function", "function": {"name": "read", "arguments": args}});
+    let batch = serde_json::to_string(&vec![call; 200]).unwrap();
+    let input = env.dir.path().join("batch.json");
+    std::fs::write(&input, &batch).unwrap();
+    let (stdout, rss) = env.peak_rss(&["batch"], &input);
+    let out: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        out["error"]["code"],
+        "too_large",
+        "{}",
+        &stdout[..300.min(stdout.len())]
+    );
+    if let Some(kib) = rss {
+        assert!(kib < 150 * 1024, "peak RSS {} MiB", kib / 1024);
+    }
+    // A batch of ordinary calls is untouched.
+    env.write_file("a.txt", "a\n");
+    let ok = json!([{"name": "read", "input": {"path": "a.txt"}}, {"id": "d", "type": "function", "function": {"name": "read", "arguments": "{\"path\": \"a.txt\"}"}}]);
+    let out = env.run(&["batch"], &ok.to_string());
+    assert_eq!(out.status, 0, "{}", out.stdout);
+}

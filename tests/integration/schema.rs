@@ -151,6 +151,11 @@ fn samples() -> Vec<(&'static str, Value, Value)> {
                    "tasks": [{"description": "d", "action": "rename"}]}),
         ),
         ("artifact", json!({"kind": "plan"}), json!({"kind": "todo"})),
+        (
+            "ask_user",
+            json!({"question": "?", "options": ["a", "b"], "multi_select": true, "timeout_ms": 1}),
+            json!({"question": "?", "multi_select": "yes"}),
+        ),
     ]
 }
 

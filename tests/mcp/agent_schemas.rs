@@ -137,10 +137,11 @@ fn from_json_schema(s: &Value) -> Schema {
         .collect()
 }
 
-/// The schema `loopr-tool schema` offers for `name` when a catalog makes it a key.
-fn offered(env: &Env, name: &str) -> Schema {
+/// The schema `loopr-tool schema` offers for `name` when a catalog makes it a key of
+/// `dialect` (SPEC 25.6: without one, a name the seeds use would be the seeds').
+fn offered(env: &Env, dialect: &str, name: &str) -> Schema {
     let cfg = env.dir.path().join(format!("{name}.toml"));
-    std::fs::write(&cfg, format!("[tools.{name}]\n")).unwrap();
+    std::fs::write(&cfg, format!("[tools.{name}]\ndialect = \"{dialect}\"\n")).unwrap();
     let out = env.run(&["--config", cfg.to_str().unwrap(), "schema"], "");
     let defs: Value = serde_json::from_str(out.stdout.trim()).unwrap();
     let def = defs
@@ -165,23 +166,16 @@ fn json_kind(v: &Value) -> &'static str {
     }
 }
 
-/// Checks that the sample gives exactly their fields, with their types, and that we offer
-/// their schema; then runs it. Returns the envelope.
+/// Checks that the sample gives exactly their fields, with their types, and that a catalog key
+/// of `dialect` offers their schema; then runs it. Returns the envelope.
 #[track_caller]
-fn replay(env: &Env, theirs: &Schema, name: &str, sample: Value, args: &[&str]) -> Out {
-    replay_as(env, theirs, name, sample, args, true)
-}
-
-/// As `replay`; `offered_is_theirs` false for a name two agents share, where the schema a
-/// catalog offers is the other agent's (24.7: the fields decide at the call).
-#[track_caller]
-fn replay_as(
+fn replay(
     env: &Env,
+    dialect: &str,
     theirs: &Schema,
     name: &str,
     sample: Value,
     args: &[&str],
-    offered_is_theirs: bool,
 ) -> Out {
     let mut given: Vec<&String> = sample.as_object().unwrap().keys().collect();
     given.sort();
@@ -200,10 +194,7 @@ fn replay_as(
             );
         }
     }
-    let ours = offered(env, name);
-    if !offered_is_theirs {
-        return call(env, name, sample, args);
-    }
+    let ours = offered(env, dialect, name);
     assert_eq!(
         ours.keys().collect::<Vec<_>>(),
         want,
@@ -348,7 +339,7 @@ fn claude_codes_tools_replay_from_its_own_schemas() {
         let theirs = table
             .get(interface)
             .unwrap_or_else(|| panic!("{interface} is not in the package"));
-        let out = replay(&env, theirs, name, sample, &[]);
+        let out = replay(&env, "claude", theirs, name, sample, &[]);
         if name != "WebSearch" {
             // a search needs the internet: reaching the provider may fail here, never parsing
             out.assert_ok();
@@ -410,10 +401,7 @@ fn gemini_clis_tools_replay_from_its_own_schemas() {
         let theirs = tools
             .get(name)
             .unwrap_or_else(|| panic!("{name} is not in the package"));
-        let out = if name == "read_file" {
-            // Codex's read_file schema is the one offered for the shared name
-            replay_as(&env, theirs, name, sample, &[], false)
-        } else if name == "glob" || name == "write_file" {
+        let out = if name == "glob" || name == "write_file" {
             // names that are ours (glob) or the seeds' (write_file): no schema of Gemini's is
             // offered for them, so only the call is replayed
             env.run(
@@ -421,7 +409,7 @@ fn gemini_clis_tools_replay_from_its_own_schemas() {
                 &json!({"name": name, "input": sample}).to_string(),
             )
         } else {
-            replay(&env, theirs, name, sample, &[])
+            replay(&env, "gemini", theirs, name, sample, &[])
         };
         if name != "google_web_search" {
             out.assert_ok();
@@ -485,14 +473,14 @@ fn codexs_tools_replay_from_the_schemas_copied_from_codex_rs() {
     for (name, sample) in cases {
         let theirs = from_json_schema(&table[name]);
         // view_image of a text file reads it as text; images are tests/files/read_image.rs's
-        let out = replay(&env, &theirs, name, sample, &[]);
+        let out = replay(&env, "codex", &theirs, name, sample, &[]);
         out.assert_ok();
         if name == "exec_command" {
             let session = out.data()["session_id"].clone();
             assert!(session.is_number(), "still running: {}", out.stdout);
             let theirs = from_json_schema(&table["write_stdin"]);
             let sample = json!({"session_id": session, "chars": "hi\n", "yield_time_ms": 2000, "max_output_tokens": 100});
-            let answer = replay(&env, &theirs, "write_stdin", sample, &[]);
+            let answer = replay(&env, "codex", &theirs, "write_stdin", sample, &[]);
             answer.assert_ok();
             assert!(answer.output().contains("got hi"), "{}", answer.stdout);
         }

@@ -12,6 +12,7 @@ import sys
 import threading
 
 import anyio
+import person
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
@@ -48,6 +49,8 @@ SAMPLES = {
                      "tasks": [{"description": "Note it", "file": "notes/a.txt", "action": "modify"}],
                      "validation_command": "true"},
     "artifact": {"kind": "plan", "name": "sample-plan"},
+    # answered by person.py, as the harness answers for the person
+    "ask_user": {"question": "Ship it?", "options": ["yes", "no"], "timeout_ms": 20000},
     "undo": {},
 }
 
@@ -112,6 +115,7 @@ async def main(binary, root, state):
     SAMPLES["fetch"] = {"url": page}
     SAMPLES["search"] = {"query": "sample"}
     report = {"calls": {}}
+    person.answer_questions(binary, root, state)
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
             init = dump(await session.initialize())

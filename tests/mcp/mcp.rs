@@ -614,3 +614,91 @@ fn gemini_clis_wait_for_previous_is_accepted_and_ignored() {
     env.call("read", json!({"path": "a.txt", "wait_for_previous": true}))
         .assert_ok();
 }
+
+/// SPEC 31.4: at most 64 calls run at once per server; more wait in order for a thread. Before,
+/// each call in flight had a thread of its own: 100 waiting queries held 100 threads.
+#[test]
+fn at_most_64_calls_run_at_once_and_the_rest_wait_their_turn() {
+    let env = Env::new();
+    let mut s = Server::start(&env, &["mcp"], &[]);
+    let n = 100;
+    for id in 1..=n {
+        s.call(
+            id,
+            "query",
+            json!({"to": "nobody", "question": "?", "timeout_ms": 1500}),
+        );
+    }
+    std::thread::sleep(Duration::from_millis(700));
+    let status = std::fs::read_to_string(format!("/proc/{}/status", s.child.id())).unwrap();
+    let threads: usize = status
+        .lines()
+        .find_map(|l| l.strip_prefix("Threads:"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    // The pool's 64, the reading thread and a few of the runtime's own.
+    assert!(threads <= 64 + 4, "{threads} threads for {n} calls");
+    let (first_at, _) = s.response(1);
+    let (last_at, last) = s.response(n);
+    assert!(text(&last).contains("did not answer"), "{last}");
+    // The last 36 started only when the first 64 had timed out.
+    assert!(
+        last_at - first_at >= Duration::from_millis(1000),
+        "{:?}",
+        last_at - first_at
+    );
+    for id in 1..=n {
+        s.response(id);
+    }
+}
+
+/// CPU time the process has used so far, in milliseconds (utime + stime of /proc/PID/stat).
+fn cpu_ms(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let after_name = &stat[stat.rfind(')').unwrap() + 2..];
+    let f: Vec<u64> = after_name
+        .split(' ')
+        .skip(11)
+        .take(2)
+        .map(|n| n.parse().unwrap())
+        .collect();
+    let tick = 1000 / unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as u64;
+    (f[0] + f[1]) * tick
+}
+
+/// SPEC 31.4: a cancel stops a page's conversion, not only its download: the server's CPU
+/// falls quiet within 100 ms of the cancel, and the call is never answered.
+#[test]
+fn a_cancel_stops_a_long_conversion() {
+    let env = Env::new();
+    let unit = "<div><p>Some words <b>here</b> and <a href=\"/x\">there</a>.</p><ul><li>one</li><li>two</li></ul></div>";
+    let page = format!("<html><body>{}</body></html>", unit.repeat(90_000));
+    let site = server::Server::start(move |_| server::html(&page));
+    let mut s = Server::start(&env, &["--allow-private", "mcp"], &[]);
+    let pid = s.child.id();
+    s.call(1, "fetch", json!({"url": site.url("/big")}));
+    // Busy converting: 400 ms of CPU spent since the call (the download takes a few).
+    let start = cpu_ms(pid);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while cpu_ms(pid) < start + 400 {
+        assert!(Instant::now() < deadline, "the fetch never got busy");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    s.send(
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}),
+    );
+    std::thread::sleep(Duration::from_millis(100));
+    let stopped = cpu_ms(pid);
+    s.idle(Duration::from_millis(1000));
+    let spent = cpu_ms(pid) - stopped;
+    // A clock tick of slack (10 ms) and what answering the idle loop costs.
+    assert!(
+        spent <= 50,
+        "{spent} ms of CPU in the second after a cancel"
+    );
+    assert!(s.seen.iter().all(|(_, v)| v["id"] != 1), "{:?}", s.seen);
+    s.send(json!({"jsonrpc": "2.0", "id": 2, "method": "ping"}));
+    s.response(2);
+}

@@ -17,6 +17,7 @@ import sys
 
 import anyio
 import jsonschema
+import person
 from fastmcp.client.transports import StdioTransport
 from pydantic_ai import Agent, messages
 from pydantic_ai.mcp import MCPToolset
@@ -106,6 +107,8 @@ async def one_mode(binary, root, state, mode, extra):
     wire_log = os.path.join(state, f"wire-{mode}")
     ts = toolset(binary, root, state, wire_log, extra)
     report = {}
+    # TestModel calls ask_user too: the person answers (person.py), as a harness would.
+    stop = person.answer_questions(binary, root, state)
 
     read_model = ReadModel(call_tools=["read"])
     r = await Agent(read_model, toolsets=[ts]).run("read the file")
@@ -134,6 +137,7 @@ async def one_mode(binary, root, state, mode, extra):
         "output": r.output,
     }
     report["wire"] = wire(wire_log)
+    stop.set()
     return report
 
 

@@ -416,8 +416,27 @@ fn max_output_bytes_caps_output_in_bytes_and_marks_it() {
     let env = Env::new();
     let text: String = (0..400).map(|i| format!("é line {i}\n")).collect();
     env.write_file("big.txt", &text);
-    let file = catalog(&env, "[tools.read]\nmax_output_bytes = 300\n");
+    let file = catalog(
+        &env,
+        "[tools.read]\nmax_output_bytes = 300\n[tools.grep]\nmax_output_bytes = 300\n",
+    );
+    // A lone read is cut by read itself, in bytes, with its own way on (SPEC 25.5).
     let out = with(&env, &file, &["read", "big.txt"], "");
+    out.assert_ok();
+    assert!(out.output().len() <= 300, "{}", out.output().len());
+    assert!(
+        out.output().contains("; continue with offset="),
+        "{}",
+        out.output()
+    );
+    assert_eq!(out.data()["truncated"], true);
+    // Other tools are cut by the catalog.
+    let out = with(
+        &env,
+        &file,
+        &["grep", "line", "--output-mode", "content", "--no-n"],
+        "",
+    );
     out.assert_ok();
     assert!(out.output().len() <= 300, "{}", out.output().len());
     assert!(out.output().ends_with("narrow the call to see the rest]\n"));
@@ -591,17 +610,18 @@ fn a_post_hooks_lint_output_reaches_output_and_checks() {
     let checks = out.data()["checks"].as_array().unwrap();
     assert_eq!(checks.len(), 1);
     assert_eq!(checks[0]["exit_code"], 1);
-    assert_eq!(checks[0]["command"], format!("{lint} 'pkg/my mod.py'"));
+    // Each path as `./path`, so none is read as an option (SPEC 31.4).
+    assert_eq!(checks[0]["command"], format!("{lint} './pkg/my mod.py'"));
     assert!(
         checks[0]["output"]
             .as_str()
             .unwrap()
-            .contains("lint: pkg/my mod.py has 1 problem")
+            .contains("lint: ./pkg/my mod.py has 1 problem")
     );
     // After the tool's own output, and the change stays.
     let text = out.output();
     let wrote = text.find("pkg/my mod.py").unwrap();
-    let linted = text.find("lint: pkg/my mod.py has 1 problem").unwrap();
+    let linted = text.find("lint: ./pkg/my mod.py has 1 problem").unwrap();
     assert!(wrote < linted, "{text}");
     assert_eq!(env.read_file("pkg/my mod.py"), b"x = 1\n");
     // A file the hook's `files` do not match runs no hook.
@@ -865,4 +885,87 @@ fn validate_runs_the_latest_phases_command_only_where_run_is_offered() {
     .assert_err("not_found");
     // The plan profile has no run: the phase's command is not run.
     with(&env, &file, &["--profile", "plan", "validate"], "{}").assert_err("tool_disabled");
+}
+
+/// SPEC 25.8: the example catalog holds seed 001's four loop types, each with the loop tools it
+/// needs, and every one of them runs under its profile.
+#[test]
+fn the_example_catalog_runs_seed_001s_four_loops() {
+    let env = Env::new();
+    let mut check = env.cmd();
+    check.args(["catalog", "--check"]).arg(example());
+    finish(check).assert_ok();
+    // `test` runs [project] test (cargo test): a stub cargo keeps it fast and harmless.
+    let bin = env.dir.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let stub = bin.join("cargo");
+        std::fs::write(&stub, "#!/bin/sh\necho \"cargo $*\"\n").unwrap();
+        std::fs::set_permissions(&stub, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let call = |profile: &str, name: &str, input: Value| {
+        let mut c = env.cmd();
+        c.env("PATH", &path)
+            .arg("--config")
+            .arg(example())
+            .args(["--profile", profile, "--session", profile, "call"])
+            .write_stdin(json!({"name": name, "input": input}).to_string());
+        finish(c)
+    };
+    let done = || json!({"summary": "done"});
+    call(
+        "plan",
+        "create_plan",
+        json!({"title": "Parser", "overview": "A parser.", "specs": [{"name": "lexer", "title": "Lexer", "description": "Tokens."}]}),
+    )
+    .assert_ok();
+    call("plan", "complete_task", done()).assert_ok();
+    call("plan", "run_command", json!({"command": "true"})).assert_err("tool_disabled");
+    let phases: Vec<Value> = (1..=3)
+        .map(|i| json!({"name": format!("p{i}"), "title": format!("Phase {i}"), "description": "Work."}))
+        .collect();
+    call(
+        "spec",
+        "create_spec",
+        json!({"name": "lexer", "title": "Lexer", "overview": "Tokens.", "phases": phases}),
+    )
+    .assert_ok();
+    call(
+        "phase",
+        "create_phase",
+        json!({"name": "p1", "title": "Phase 1", "objective": "Tokens.", "tasks": [{"description": "Write it."}], "validation_command": "true"}),
+    )
+    .assert_ok();
+    call("phase", "write_file", json!({"path": "x", "content": "x"})).assert_err("tool_disabled");
+    // The code loop: seed 000's names and fields, the tests, a job tool.
+    call(
+        "code",
+        "share_data",
+        json!({"target_exec_ids": ["plan"], "data_type": "note", "data": {"k": 1}}),
+    )
+    .assert_ok();
+    call(
+        "code",
+        "query_loop",
+        json!({"target_exec_id": "plan", "question": "Which lexer?", "timeout_ms": 200}),
+    )
+    .assert_err("timeout");
+    let t = call("code", "test", json!({}));
+    t.assert_ok();
+    assert!(t.output().contains("cargo test"), "{}", t.output());
+    let bg = call(
+        "code",
+        "run_command",
+        json!({"command": "sleep 30", "background": true}),
+    );
+    bg.assert_ok();
+    let id = bg.data()["id"].as_str().unwrap().to_string();
+    call("code", "jobs", json!({"action": "kill", "id": id})).assert_ok();
+    call("code", "complete_task", done()).assert_ok();
 }

@@ -216,3 +216,33 @@ fn compound_commands_wrappers_normalised_targets_and_downloads_are_blocked() {
     }
     assert_eq!(s.reached_shell().len(), 2);
 }
+
+/// SPEC 31.4: the forms a red team got past, each refused before any shell starts. The stub
+/// shell stands first on PATH, so even a form that got through would run nothing.
+#[test]
+fn the_forms_a_red_team_got_past_are_blocked_and_nothing_runs() {
+    let s = stubbed();
+    let cases = [
+        ("echo / | xargs rm -rf", "rm_root"),
+        ("wipefs -a /dev/sda", "device_write"),
+        ("cp /dev/zero /dev/sda", "device_write"),
+        ("tee /dev/sda < /dev/zero", "device_write"),
+        ("rm -rf /$EMPTY", "rm_root"),
+        ("rm -rf /${X:-}", "rm_root"),
+        ("rm -rf {/,}", "rm_root"),
+        ("find / -delete", "rm_root"),
+        ("find ~ -exec rm {} +", "rm_root"),
+        ("$(which rm) -rf /", "rm_root"),
+        ("R=rm; $R -rf ~", "rm_root"),
+        ("busybox rm -rf /", "rm_root"),
+        ("rsync -a --delete empty/ ~/", "rm_root"),
+        ("mv ~ /tmp/away", "mv_root"),
+        ("rm -rf /etc", "rm_root"),
+    ];
+    for (cmd, rule) in cases {
+        let out = s.run(cmd, &[]);
+        out.assert_err("blocked_command");
+        assert_eq!(out.json["error"]["rule"], rule, "{cmd}");
+    }
+    assert!(s.reached_shell().is_empty(), "{:?}", s.reached_shell());
+}

@@ -7,3 +7,4 @@ mod jobs_interactive;
 mod run;
 mod run_sandbox;
 mod run_signals;
+mod run_worktree;

@@ -409,3 +409,154 @@ fn network_none_holds_for_root_too() {
     out.assert_ok();
     assert!(out.output().starts_with("0\nwrote\n"), "{}", out.output());
 }
+
+/// The Landlock ABI of this kernel (0 without Landlock).
+fn landlock_abi() -> i64 {
+    // SAFETY: the version query passes no pointer.
+    unsafe { libc::syscall(libc::SYS_landlock_create_ruleset, 0usize, 0usize, 1u32) }.max(0)
+}
+
+/// SPEC 31.4: a sandboxed command cannot signal a process outside its job. The victim is a
+/// `sleep` this test starts; it must survive the command's `kill`.
+#[test]
+fn a_sandboxed_command_cannot_signal_outside_its_job() {
+    if landlock_abi() < 6 {
+        eprintln!("SKIPPED: Landlock's signal scope needs ABI 6");
+        return;
+    }
+    let env = Env::new();
+    let mut victim = std::process::Command::new("sleep")
+        .arg("60")
+        .spawn()
+        .unwrap();
+    let _reap = testkit::Reaper("loopr-no-mark".into(), vec![victim.id()]);
+    let pid = victim.id();
+    for mode in ["workspace-write", "read-only"] {
+        let out = run(
+            &env,
+            json!({"command": format!("kill -TERM {pid}; echo \"kill=$?\"; sleep 0.2 & kill $!; echo \"own=$?\""), "sandbox": mode}),
+        );
+        out.assert_ok();
+        assert!(out.output().contains("kill=1"), "{mode}: {}", out.output());
+        // Its own children it still signals.
+        assert!(out.output().contains("own=0"), "{mode}: {}", out.output());
+        assert!(
+            victim.try_wait().unwrap().is_none(),
+            "{mode}: the sleep was killed"
+        );
+    }
+    // The control: without the sandbox the same kill lands.
+    let out = run(
+        &env,
+        json!({"command": format!("kill -TERM {pid}; echo \"kill=$?\"")}),
+    );
+    assert!(out.output().contains("kill=0"), "{}", out.output());
+    let _ = victim.wait();
+}
+
+/// SPEC 31.4: a sandboxed command cannot reach an abstract unix socket of the host. The
+/// listener is this test's own; it must see no connection.
+#[test]
+fn a_sandboxed_command_cannot_reach_a_host_abstract_socket() {
+    use std::os::linux::net::SocketAddrExt;
+    if landlock_abi() < 6 {
+        eprintln!("SKIPPED: Landlock's abstract socket scope needs ABI 6");
+        return;
+    }
+    if std::process::Command::new("python3")
+        .arg("-V")
+        .output()
+        .is_err()
+    {
+        eprintln!("SKIPPED: python3 connects to the socket");
+        return;
+    }
+    let env = Env::new();
+    let name = format!("loopr-test-{}", std::process::id());
+    let addr = std::os::unix::net::SocketAddr::from_abstract_name(name.as_bytes()).unwrap();
+    let listener = std::os::unix::net::UnixListener::bind_addr(&addr).unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let probe = format!(
+        "python3 -c 'import socket; s = socket.socket(socket.AF_UNIX); s.connect(\"\\0{name}\"); print(\"connected\")'; echo \"py=$?\""
+    );
+    for mode in ["workspace-write", "read-only"] {
+        let out = run(&env, json!({"command": probe, "sandbox": mode}));
+        out.assert_ok();
+        assert!(
+            !out.output().contains("connected\n"),
+            "{mode}: {}",
+            out.output()
+        );
+        assert!(
+            listener.accept().is_err(),
+            "{mode}: the listener saw a connection"
+        );
+    }
+    // The control: without the sandbox it connects.
+    let out = run(&env, json!({"command": probe}));
+    assert!(out.output().contains("connected\n"), "{}", out.output());
+}
+
+/// SPEC 31.4: under `workspace-write` and `read-only` a command cannot change the mode, owner,
+/// times or extended attributes of a file outside the writable directories (Landlock has no
+/// right for them: the command's own mount namespace shows every other mount read-only), and
+/// still can inside. The victim is a scratch file of the test's own; the control without the
+/// sandbox changes it.
+#[test]
+fn a_sandboxed_command_cannot_change_metadata_outside() {
+    use std::os::unix::fs::MetadataExt;
+    let env = Env::new();
+    let outside = env.dir.path().join("outside-meta");
+    std::fs::write(&outside, "x").unwrap();
+    std::fs::set_permissions(&outside, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let before = std::fs::metadata(&outside).unwrap();
+    let o = outside.display();
+    let probe = format!(
+        "chmod 600 {o}; echo \"chmod=$?\"; touch -d 2001-01-01 {o}; echo \"touch=$?\"; \
+         chown 1:1 {o}; echo \"chown=$?\"; \
+         python3 -c 'import os; os.setxattr(\"{o}\", \"user.x\", b\"1\")' 2>/dev/null; echo \"xattr=$?\"; \
+         echo y > mine && chmod 600 mine && touch mine && echo inside-ok; true"
+    );
+    for mode in ["workspace-write", "read-only"] {
+        let out = run(&env, json!({"command": probe, "sandbox": mode}));
+        out.assert_ok();
+        let text = out.output();
+        for op in ["chmod", "touch", "chown"] {
+            assert!(!text.contains(&format!("{op}=0")), "{mode}: {text}");
+        }
+        assert!(!text.contains("xattr=0"), "{mode}: {text}");
+        if mode == "workspace-write" {
+            assert!(text.contains("inside-ok"), "{text}");
+        }
+        let now = std::fs::metadata(&outside).unwrap();
+        assert_eq!(now.mode(), before.mode(), "{mode}");
+        assert_eq!(now.mtime(), before.mtime(), "{mode}");
+        assert_eq!(now.uid(), before.uid(), "{mode}");
+    }
+    // As a user without privileges too (a user namespace holds the mount namespace), in a
+    // scratch dir of its own that user may use.
+    let fresh = Env::new();
+    let tmp = tmp_base(&fresh);
+    std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let theirs = fresh.dir.path().join("outside-meta");
+    std::fs::write(&theirs, "x").unwrap();
+    std::fs::set_permissions(&theirs, std::fs::Permissions::from_mode(0o666)).unwrap();
+    let before = std::fs::metadata(&theirs).unwrap();
+    let mut c = fresh.cmd_unprivileged();
+    std::fs::set_permissions(&fresh.root, std::fs::Permissions::from_mode(0o777)).unwrap();
+    c.env("TMPDIR", &tmp)
+        .env_remove("LOOPR_RUN_SANDBOX")
+        .arg("run")
+        .write_stdin(json!({"command": format!("touch -d 2001-01-01 {}; echo \"touch=$?\"; echo y > mine && echo inside-ok", theirs.display()), "sandbox": "workspace-write"}).to_string());
+    let out = testkit::finish(c);
+    out.assert_ok();
+    assert!(!out.output().contains("touch=0"), "{}", out.output());
+    assert!(out.output().contains("inside-ok"), "{}", out.output());
+    assert_eq!(std::fs::metadata(&theirs).unwrap().mtime(), before.mtime());
+    // The control: without the sandbox the mode changes.
+    let out = run(
+        &env,
+        json!({"command": format!("chmod 600 {o}; echo \"chmod=$?\"")}),
+    );
+    assert!(out.output().contains("chmod=0"), "{}", out.output());
+}

@@ -532,7 +532,8 @@ fn errors() {
         .assert_err("outside_root");
     env.call("grep", json!({"pattern": "x", "glob": "[z-a]"}))
         .assert_err("invalid_glob");
-    let out = env.call("grep", json!({"pattern": "x", "context": 2}));
+    // (`context` is seed 000's field now, SPEC 25.6: an unknown one is still refused.)
+    let out = env.call("grep", json!({"pattern": "x", "contexts": 2}));
     out.assert_err("invalid_input");
     assert!(out.output().contains("-C"), "lists the accepted fields");
     let out = env.call("grep", json!({"pattern": "x", "glob": 3}));
@@ -639,4 +640,48 @@ fn spilled_lines_that_cannot_be_read_back_are_an_io_error() {
     out.assert_ok();
     assert_eq!(out.data()["matches"].as_array().unwrap().len(), 6000);
     assert_eq!(out.data()["matches"][5999]["text"], large_line(0, 0));
+}
+
+/// Seed 000's grep {pattern, file_pattern, context} (SPEC 25.6): `file_pattern` is `glob`;
+/// `context` is `-C` with content output by default and at most 100 matches a file.
+#[test]
+fn the_seeds_file_pattern_and_context() {
+    let env = sample();
+    env.write_file("many.txt", "hit\n".repeat(150));
+    let out = env.call(
+        "grep",
+        json!({"pattern": "helper", "file_pattern": "*.rs", "context": 1}),
+    );
+    out.assert_ok();
+    let paths: Vec<String> = lines_of(&out).into_iter().map(|(p, _)| p).collect();
+    assert!(paths.iter().all(|p| p.ends_with(".rs")), "{paths:?}");
+    assert!(
+        out.output().contains("src/main.rs-1-fn main() {"),
+        "{}",
+        out.output()
+    );
+    let out = env.call("grep", json!({"pattern": "hit", "context": 0}));
+    out.assert_ok();
+    assert_eq!(lines_of(&out).len(), 100, "{}", out.output());
+    assert!(
+        out.json["data"]["warnings"]
+            .to_string()
+            .contains("stopped at 100 matches"),
+        "{}",
+        out.json
+    );
+    // -C is ours and shows every match.
+    let out = env.call(
+        "grep",
+        json!({"pattern": "hit", "-C": 0, "output_mode": "content"}),
+    );
+    assert_eq!(lines_of(&out).len(), 150);
+    // Given both ways, each is one field twice.
+    env.call("grep", json!({"pattern": "x", "context": 1, "-C": 1}))
+        .assert_invalid("context");
+    env.call(
+        "grep",
+        json!({"pattern": "x", "file_pattern": "*.rs", "glob": "*.md"}),
+    )
+    .assert_invalid("glob");
 }

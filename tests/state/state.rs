@@ -26,7 +26,7 @@ fn session_show_snapshot() {
     {
       "ok": true,
       "tool": "session",
-      "output": "Root: [TMP]/root\nSession: default\nState: [SESSION_DIR]\nRead files: 2\n  a.txt (read [TIME])\n  b.txt (read [TIME])\nTodos: 0 pending, 0 in progress, 0 completed\nUndo depth: 1\nRunning jobs: 0\nCompleted: no\n",
+      "output": "Root: [TMP]/root\nSession: default\nState: [SESSION_DIR]\nHub: root [TMP]/root (0 session(s))\nRead files: 2\n  a.txt (read [TIME])\n  b.txt (read [TIME])\nTodos: 0 pending, 0 in progress, 0 completed\nUndo depth: 1\nRunning jobs: 0\nCompleted: no\n",
       "data": {
         "root": "[TMP]/root",
         "session": "default",
@@ -58,6 +58,11 @@ fn session_show_snapshot() {
           "plan": [],
           "spec": [],
           "phase": []
+        },
+        "hub": {
+          "kind": "root",
+          "id": "[TMP]/root",
+          "sessions": []
         }
       }
     }

@@ -3,6 +3,7 @@
 //! and proxies are in fetch/network.rs, the blocked cases in fetch/ssrf.rs, the realistic pages
 //! in fetch/pages.rs.
 
+mod hostile;
 mod network;
 mod pages;
 use testkit::server;

@@ -42,6 +42,10 @@ pub struct CallPolicy {
     pub name: String,
     pub entry: Option<ToolEntry>,
     pub changes_files: bool,
+    /// How hints name other tools for this call's model (SPEC 25.5); dispatch sets it.
+    pub namer: Option<crate::offered::Namer>,
+    /// The agent whose alias took the call, as a catalog's `dialect` names it.
+    pub dialect: Option<&'static str>,
 }
 
 impl CallPolicy {
@@ -88,12 +92,15 @@ pub struct Ctx {
     warnings: RefCell<Vec<String>>,
 }
 
+/// What a session id is, as errors say it: `:` for seed 000's `exec:phase:1` (SPEC 25.6).
+pub const SESSION_ID: &str = "1 to 128 of [A-Za-z0-9._:-], not . or ..";
+
 pub fn valid_session(s: &str) -> bool {
-    (1..=64).contains(&s.len())
+    (1..=128).contains(&s.len())
         && s != "."
         && s != ".."
         && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'_' || b == b'-')
+            .all(|b| b.is_ascii_alphanumeric() || b"._:-".contains(&b))
 }
 
 /// The default state dir: `$XDG_STATE_HOME/loopr-tool`, else `~/.local/state/loopr-tool`.
@@ -111,6 +118,45 @@ fn default_state_dir() -> Result<PathBuf> {
         ToolError::usage("no state directory: neither XDG_STATE_HOME nor HOME is set")
             .hint("Pass --state-dir DIR or set LOOPR_STATE_DIR."),
     )
+}
+
+/// The default state dir, moved out of the root when it lies inside (SPEC 31.4: `--root $HOME`
+/// holds `~/.local/state`). Landlock cannot deny inside an allowed tree, so a `run` under
+/// `workspace-write` could otherwise rewrite the journal and job records; outside the root it
+/// cannot. The place outside is `/var/tmp/loopr-tool-<uid>` (else under `/tmp`), made 0700 and
+/// used only while it is a directory of ours, never a link another user put there.
+fn out_of(root_real: &Path, default: PathBuf) -> Result<PathBuf> {
+    let inside = |p: &Path| {
+        crate::sandbox::real::real_path(p)
+            .unwrap_or_else(|_| p.to_path_buf())
+            .starts_with(root_real)
+    };
+    if !inside(&default) {
+        return Ok(default);
+    }
+    let uid = rustix::process::geteuid().as_raw();
+    let candidates = ["/var/tmp", "/tmp"].map(|t| Path::new(t).join(format!("loopr-tool-{uid}")));
+    for dir in candidates.iter().filter(|d| !inside(d)) {
+        if own_private_dir(dir, uid) {
+            return Ok(dir.join("state"));
+        }
+    }
+    Err(ToolError::usage(format!(
+        "the default state directory {} lies inside the root {}, and no private place outside it could be made ({})",
+        default.display(),
+        root_real.display(),
+        candidates.map(|c| c.display().to_string()).join(", ")
+    ))
+    .hint("Pass --state-dir DIR (or LOOPR_STATE_DIR) naming a directory outside the root."))
+}
+
+/// Whether `dir` is (or now is, made 0700) a directory owned by `uid` that nobody else may
+/// enter, reached without a link.
+fn own_private_dir(dir: &Path, uid: u32) -> bool {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt};
+    let _ = std::fs::DirBuilder::new().mode(0o700).create(dir);
+    std::fs::symlink_metadata(dir)
+        .is_ok_and(|m| m.is_dir() && m.uid() == uid && m.mode() & 0o077 == 0)
 }
 
 /// `a/./b/../c` → `a/c`, without touching the file system.
@@ -165,12 +211,12 @@ impl Ctx {
         let session = g.session.clone().unwrap_or_else(|| "default".to_string());
         if !valid_session(&session) {
             return Err(ToolError::usage(format!(
-                "invalid session id {session:?}: it must match [A-Za-z0-9._-]{{1,64}} and not be . or .."
+                "invalid session id {session:?}: it must be {SESSION_ID}"
             )));
         }
         let state_dir = match &g.state_dir {
             Some(d) => absolute(d)?,
-            None => default_state_dir()?,
+            None => out_of(&root_real, default_state_dir()?)?,
         };
         let lock_wait = std::env::var(EnvVars::LOOPR_LOCK_TIMEOUT_MS)
             .ok()
@@ -202,7 +248,6 @@ impl Ctx {
         })
     }
 
-    /// A warning that does not stop the tool: it joins `data.warnings` and `output`.
     /// Where this call's loops meet (SPEC 25.1), found once per call.
     pub fn hub(&self) -> Result<&crate::hub::Hub> {
         if let Some(h) = self.hub_place.get() {
@@ -212,6 +257,19 @@ impl Ctx {
         Ok(self.hub_place.get_or_init(|| h))
     }
 
+    /// How `tool` (with `action`) is offered to this call's model, if it is (SPEC 25.5): a
+    /// hint names it so, and says how to go on without it where it is not.
+    pub fn offered(&self, tool: &str, action: Option<&str>) -> Option<crate::offered::Named> {
+        match self.call.namer {
+            Some(namer) => namer(&self.policy, self.call.dialect, tool, action),
+            None => self
+                .policy
+                .offers(tool)
+                .then(|| crate::offered::Named::own(tool)),
+        }
+    }
+
+    /// A warning that does not stop the tool: it joins `data.warnings` and `output`.
     pub fn warn(&self, w: impl Into<String>) {
         self.warnings.borrow_mut().push(w.into());
     }

@@ -144,7 +144,12 @@ const PENDING_MAX_AGE_SECS: u64 = 3600;
 /// before the change. `None` where no link will do: a file with several links (rewritten in
 /// place, so its inode takes the new content), a file over the journal's limit, another file
 /// system, or an inode that is no longer the one read.
-pub fn keep(ctx: &Ctx, real: &Path, meta: &Metadata, hash: u64) -> Option<Kept> {
+pub fn keep(
+    ctx: &Ctx,
+    target: &crate::sandbox::Resolved,
+    meta: &Metadata,
+    hash: u64,
+) -> Option<Kept> {
     static SERIAL: AtomicU64 = AtomicU64::new(0);
     if meta.nlink() != 1 || meta.len() > MAX_ENTRY_BYTES {
         return None;
@@ -158,7 +163,7 @@ pub fn keep(ctx: &Ctx, real: &Path, meta: &Metadata, hash: u64) -> Option<Kept> 
         SERIAL.fetch_add(1, Ordering::Relaxed)
     );
     let path = dir.join(name);
-    std::fs::hard_link(real, &path).ok()?;
+    link_resolved(target, &path).ok()?;
     let kept = Kept {
         path: Some(path),
         hash,
@@ -178,6 +183,23 @@ pub fn keep(ctx: &Ctx, real: &Path, meta: &Metadata, hash: u64) -> Option<Kept> 
         meta.mtime_nsec(),
     );
     same.then_some(kept)
+}
+
+/// Links the file `target` names as `to`, through its checked directory handle (SPEC 31.4:
+/// the target of a change is journaled through its handle, so a directory swapped for a link
+/// since the check never puts an outside file in the journal). The entry itself: a link there
+/// is linked as a link, and then is not the inode read.
+fn link_resolved(target: &crate::sandbox::Resolved, to: &Path) -> std::io::Result<()> {
+    match &target.at {
+        Some(at) => Ok(rustix::fs::linkat(
+            &at.dir,
+            at.name.as_os_str(),
+            rustix::fs::CWD,
+            to,
+            rustix::fs::AtFlags::empty(),
+        )?),
+        None => std::fs::hard_link(&target.real, to),
+    }
 }
 
 /// Makes a kept link the blob `name`, durable; `None` (and no link left) if that fails.
@@ -459,23 +481,56 @@ pub fn cut_short(now: &[u8], old: &[u8], new: &[u8]) -> bool {
     now[k..] == old[k..]
 }
 
-/// Removes what an entry kept (its blob, its trash) once undo can no longer need it.
-pub fn discard(session: &Path, entry: &Entry) {
-    if let Some(blob) = entry.previous.as_ref().and_then(|p| p.blob.as_ref()) {
-        let _ = std::fs::remove_file(session.join("undo").join(blob));
+/// Whether `name` is one this binary gives kept content (a blob under `undo/`, an entry of the
+/// trash): digits and dots, not starting with a dot. Anything else in a journal was written by
+/// someone else and is never joined to a path (SPEC 31.4): `../../x` or `/etc` would name a
+/// file outside the session.
+pub fn our_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with('.')
+        && name.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+}
+
+/// `dir/name` when `name` is ours and `dir` is a directory of its own (not a link that could
+/// lead out of the session); `None` otherwise, and then nothing is touched.
+fn kept_path(dir: &Path, name: &str) -> Option<PathBuf> {
+    let meta = std::fs::symlink_metadata(dir).ok()?;
+    (our_name(name) && meta.is_dir()).then(|| dir.join(name))
+}
+
+/// Reads the blob `name` under `blobs`, never through a link: a blob a forger replaced with a
+/// link to a file elsewhere is not restored into the root (SPEC 31.4).
+pub fn read_blob(blobs: &Path, name: &str) -> std::io::Result<Vec<u8>> {
+    match kept_path(blobs, name) {
+        Some(path) => crate::state::read_own(&path),
+        None => Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("{name:?} is not a name loopr-tool gives kept content"),
+        )),
     }
+}
+
+/// Removes what an entry kept (its blob, its trash) once undo can no longer need it. Names are
+/// checked as undo checks them: pruning reads the same journal (SPEC 31.4).
+pub fn discard(session: &Path, entry: &Entry) {
+    let blobs = session.join("undo");
+    let mut names: Vec<&String> = vec![];
+    names.extend(entry.previous.as_ref().and_then(|p| p.blob.as_ref()));
     if let Some(Op::Move {
         content: Some(p), ..
     }) = &entry.op
-        && let Some(blob) = &p.blob
     {
-        let _ = std::fs::remove_file(session.join("undo").join(blob));
+        names.extend(p.blob.as_ref());
     }
-    if let Some(blob) = &entry.written {
-        let _ = std::fs::remove_file(session.join("undo").join(blob));
+    names.extend(entry.written.as_ref());
+    for blob in names {
+        if let Some(p) = kept_path(&blobs, blob) {
+            let _ = std::fs::remove_file(p);
+        }
     }
-    if let Some(Op::Delete { trash: Some(t) }) = &entry.op {
-        let p = trash_dir(session).join(t);
+    if let Some(Op::Delete { trash: Some(t) }) = &entry.op
+        && let Some(p) = kept_path(&trash_dir(session), t)
+    {
         let _ = std::fs::remove_dir_all(&p).or_else(|_| std::fs::remove_file(&p));
     }
 }

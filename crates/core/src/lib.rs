@@ -22,6 +22,7 @@ pub mod fsx;
 pub mod hub;
 pub mod input;
 pub mod journal;
+pub mod offered;
 pub mod policy;
 pub mod reads;
 pub mod sandbox;

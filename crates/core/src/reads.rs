@@ -376,12 +376,36 @@ pub fn check_fresh(
         return Ok(());
     }
     match record {
-        None => Err(ToolError::new(Code::NotRead, format!("{shown} has not been read in this session")).with("path", shown).hint(
-            format!("Read {shown} first (read tool), then retry; its current content may differ from what you expect."),
-        )),
-        Some(r) if r.fingerprint.hash != current.hash || r.fingerprint.size != current.size => Err(ToolError::stale_read(shown, format!("{shown} has changed since this session last read or wrote it"))
-        .hint(format!("Read {shown} again to see its current content, then redo the change."))),
+        None => Err(ToolError::new(
+            Code::NotRead,
+            format!("{shown} has not been read in this session"),
+        )
+        .with("path", shown)
+        .hint(read_first(ctx, shown))),
+        Some(r) if r.fingerprint.hash != current.hash || r.fingerprint.size != current.size => {
+            Err(ToolError::stale_read(
+                shown,
+                format!("{shown} has changed since this session last read or wrote it"),
+            )
+            .hint(format!(
+                "Read {shown} again to see its current content, then redo the change."
+            )))
+        }
         Some(_) => Ok(()),
+    }
+}
+
+/// How the model reads the file first (SPEC 25.5): with the read tool as it was offered, or,
+/// where none is, that none here can.
+fn read_first(ctx: &Ctx, shown: &str) -> String {
+    match ctx.offered("read", None) {
+        Some(read) => format!(
+            "Read {shown} first ({}), then retry; its current content may differ from what you expect.",
+            read.call(None, &[("path", shown)])
+        ),
+        None => format!(
+            "{shown} must be read in this session before it is changed, and no tool offered here reads files: this change cannot be made here."
+        ),
     }
 }
 

@@ -47,6 +47,32 @@ pub fn session_dir_of(ctx: &Ctx, session: &str) -> PathBuf {
     root_dir(ctx).join(session)
 }
 
+/// Reads a file of the state dir as a file of ours: never through a link (a forger's link to
+/// a file elsewhere is not read) and never a FIFO or device (SPEC 31.4).
+pub fn read_own(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)?;
+    if !f.metadata()?.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("{} is not a file loopr-tool wrote", path.display()),
+        ));
+    }
+    let mut bytes = vec![];
+    f.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Whether `name` can be a file name in a state directory: a bare name, not hidden (no `/`,
+/// `.`, `..`): a name read back from state or given as input is never a path (SPEC 31.4).
+pub fn bare_name(name: &str) -> bool {
+    !name.is_empty() && !name.starts_with('.') && !name.contains(['/', '\0'])
+}
+
 /// State directories are 0700 (SPEC 23.6): logs and records can hold secrets.
 pub fn create_dir(dir: &Path) -> Result<()> {
     use std::os::unix::fs::DirBuilderExt;

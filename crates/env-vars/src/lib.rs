@@ -94,9 +94,11 @@ table! {
     Option LOOPR_READ_ONLY;
     /// 1: mcp sends output schemas and structuredContent (mcp --structured)
     Option LOOPR_MCP_STRUCTURED;
-    /// Where loops meet: a name, or a redis:// or rediss:// URL (--hub)
+    /// Where loops meet: a name or Redis URL (--hub) [default: the repo]
+    ///
+    /// A Redis URL is redis:// or rediss:// (TLS).
     Option LOOPR_HUB;
-    /// 1: the harness's control calls, outside the catalog (--harness)
+    /// 1: a harness's control calls, outside the catalog's offer (--harness)
     Option LOOPR_HARNESS;
     /// The Redis hub's password, when its URL does not carry one
     Setting LOOPR_HUB_PASSWORD;

@@ -8,7 +8,7 @@ use super::closest::{self, Closest};
 use super::encode::{Doc, Part, SpliceError};
 use super::indent::Mapping;
 use super::lines::{LineIndex, is_blank};
-use super::matching::{self, Hit, Rung};
+use super::matching::{self, Found, Hit, How, Rung};
 
 /// One edit as asked.
 #[derive(Debug, Clone, Copy)]
@@ -134,6 +134,10 @@ pub enum Failure {
         index: usize,
         size: u64,
     },
+    /// The caller's `stop` said so (a cancel, the catalog's deadline) before edit `index`.
+    Stopped {
+        index: usize,
+    },
 }
 
 /// The largest file an edit may leave (SPEC 23.8), as large as edit reads.
@@ -232,6 +236,13 @@ pub fn render(pieces: &[Piece], original: &str) -> String {
 
 /// Applies `specs` in order to `doc`; on any failure nothing is applied.
 pub fn plan(doc: &Doc, specs: &[Spec]) -> Result<Outcome, Failure> {
+    plan_until(doc, specs, &|| false)
+}
+
+/// As `plan`, giving up with `Stopped` when `stop` says so: looked at before each edit, as
+/// each climbs the whole ladder over the whole file (SPEC 31.4: a catalog `timeout_ms` stops
+/// an edit of many items as it stops a walk).
+pub fn plan_until(doc: &Doc, specs: &[Spec], stop: &dyn Fn() -> bool) -> Result<Outcome, Failure> {
     let original: &str = &doc.text;
     let mut pieces = vec![Piece::Orig(0, original.len())];
     // The text the next edit sees: the original itself until an edit lands.
@@ -240,6 +251,9 @@ pub fn plan(doc: &Doc, specs: &[Spec]) -> Result<Outcome, Failure> {
     // Where the next hunk of a patch may start: below the previous one (17.3).
     let mut floor = 0usize;
     for (index, spec) in specs.iter().enumerate() {
+        if stop() {
+            return Err(Failure::Stopped { index });
+        }
         let idx = LineIndex::new(&current);
         let found = match &spec.hunk {
             None => matching::find(&current, &idx, spec.old, spec.new),
@@ -290,6 +304,10 @@ pub fn plan(doc: &Doc, specs: &[Spec]) -> Result<Outcome, Failure> {
                     .collect(),
             });
         }
+        let mut found = found;
+        if let Err(size) = build(&mut found, &current, &idx) {
+            return Err(Failure::TooLarge { index, size });
+        }
         if let Some(ch) = found
             .hits
             .iter()
@@ -319,6 +337,34 @@ pub fn plan(doc: &Doc, specs: &[Spec]) -> Result<Outcome, Failure> {
         });
     }
     finish(doc, &pieces, current.into_owned(), applied)
+}
+
+/// Builds the replacements of `found` (in `text`) once it is known they are wanted. When they
+/// might take the result past `MAX_RESULT` they are weighed first, one at a time, so a
+/// `replace_all` of 100,000 places is refused from its size without ever being held (SPEC
+/// 31.4; it peaked at 2.1 GB). `Err` is the size reached when the limit was passed.
+fn build(found: &mut Found, text: &str, idx: &LineIndex) -> Result<(), u64> {
+    let removed: u64 = found.hits.iter().map(|h| (h.end - h.start) as u64).sum();
+    let base = text.len() as u64 - removed;
+    // A replacement is at most new_string with every line ending doubled, or the region's own
+    // lines where it keeps them.
+    let bound: u64 = found
+        .hits
+        .iter()
+        .map(|h| 2 * found.new.len() as u64 + (h.end - h.start) as u64)
+        .sum();
+    if base + bound > MAX_RESULT {
+        let mut size = base;
+        let fits = found.measure(text, idx, |n| {
+            size += n as u64;
+            size <= MAX_RESULT
+        });
+        if !fits {
+            return Err(size);
+        }
+    }
+    found.build(text, idx, |_| true);
+    Ok(())
 }
 
 /// The outcome of `pieces` (which render to `text`): the file's new bytes and the new ranges.
@@ -396,16 +442,17 @@ fn locate_hunk<'s>(
         }
         let body = super::lines::to_lf(spec.new);
         replacement.push_str(&body.replace('\n', eol));
-        return Ok(Some(matching::Found {
-            rung: Rung::Exact,
-            hits: vec![Hit {
+        return Ok(Some(Found::built(
+            Rung::Exact,
+            vec![Hit {
                 start: at,
                 end: at,
                 line: idx.line_of(at),
                 replacement,
                 indent: None,
+                how: How::Built,
             }],
-        }));
+        )));
     }
     let below = &text[floor..];
     let sub = LineIndex::new(below);
@@ -426,6 +473,11 @@ fn locate_hunk<'s>(
         if let Some(last) = found.hits.iter().rposition(ends) {
             found.hits = vec![found.hits.swap_remove(last)];
         }
+    }
+    // Built here, in the text it was found in, and only when it is the one place: an
+    // ambiguous hunk is refused from its lines alone.
+    if found.hits.len() == 1 {
+        found.build(below, &sub, |_| true);
     }
     let first_line = if floor == 0 { 0 } else { idx.line_of(floor) };
     for h in &mut found.hits {

@@ -7,7 +7,7 @@
 use super::apply::{self, Applied, Failure, Outcome, Piece};
 use super::encode::Doc;
 use super::lines::{Eol, LineIndex, to_crlf, to_lf, trim_ws_end};
-use super::matching::{Hit, Rung};
+use super::matching::{Hit, How, Rung};
 
 #[derive(Debug, Clone, Copy)]
 pub enum LineOp<'a> {
@@ -131,6 +131,7 @@ pub fn plan(doc: &Doc, specs: &[LineSpec]) -> Result<Outcome, Failure> {
                         line: first,
                         replacement: new,
                         indent: None,
+                        how: How::Built,
                     },
                     first,
                     last: Some(last),
@@ -157,6 +158,7 @@ pub fn plan(doc: &Doc, specs: &[LineSpec]) -> Result<Outcome, Failure> {
                         line: after,
                         replacement: new,
                         indent: None,
+                        how: How::Built,
                     },
                     first: after,
                     last: None,

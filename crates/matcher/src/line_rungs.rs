@@ -5,7 +5,7 @@
 
 use super::indent::{self, FileIndent, Mapping};
 use super::lines::{LineIndex, fold, is_blank, leading_ws, trim_ws_end};
-use super::matching::{Found, Hit, Rung, with_line_endings};
+use super::matching::{Found, Hit, How, Rung, with_line_endings};
 use std::borrow::Cow;
 
 /// Runs of spaces and tabs inside a line as one space (rung 4's first, loose comparison; the
@@ -128,7 +128,12 @@ impl Lines<'_> {
             return None;
         }
         let hits = found.into_iter().map(|m| self.hit(rung, m)).collect();
-        Some(Found { rung, hits })
+        Some(Found {
+            rung,
+            hits,
+            old: self.old_raw.to_string(),
+            new: self.new.to_string(),
+        })
     }
 
     /// Starting lines of non-overlapping runs of file lines equal to old_string's on `rung`.
@@ -245,34 +250,59 @@ impl Lines<'_> {
         (first_aligned && rest).then_some(m)
     }
 
+    /// Where a line match lies; its replacement is made by `replacement` once wanted.
     fn hit(&self, rung: Rung, m: LineMatch) -> Hit {
+        let (start, end, _) = self.region(m.first, m.col, m.midline);
+        Hit {
+            start,
+            end,
+            line: m.first,
+            replacement: String::new(),
+            indent: m.mapping,
+            how: How::Line {
+                rung,
+                col: m.col,
+                midline: m.midline,
+            },
+        }
+    }
+
+    /// The byte range of a line match and where old_string's first line stands in it.
+    fn region(&self, first_line: usize, col: usize, midline: bool) -> (usize, usize, First<'_>) {
         let (text, idx) = (self.text, self.idx);
-        let k = self.old.len();
-        let last = m.first + k - 1;
+        let last = first_line + self.old.len() - 1;
         // Only the indentation before the first line (the model dropped it): the region is
         // whole lines after all, and a rewritten first line takes the file's indentation.
         // After a token: the file's bytes before it stay.
-        let first_line = idx.content(text, m.first);
-        let indent_only = m.midline && m.col == leading_ws(first_line).len();
-        let first = match (m.midline, indent_only) {
+        let line = idx.content(text, first_line);
+        let indent_only = midline && col == leading_ws(line).len();
+        let first = match (midline, indent_only) {
             (false, _) => First::Whole,
-            (true, true) => First::Indented(leading_ws(first_line)),
+            (true, true) => First::Indented(leading_ws(line)),
             (true, false) => First::Token,
         };
-        let col = if indent_only { 0 } else { m.col };
-        let start = idx.start(m.first) + col;
+        let col = if indent_only { 0 } else { col };
+        let start = idx.start(first_line) + col;
         let end = if self.ended {
             idx.end(last)
         } else {
             idx.content_end(text, last)
         };
-        let file: Vec<&str> = (0..k)
+        (start, end, first)
+    }
+
+    /// What replaces a line match (`h` from `hit`).
+    pub fn replacement(&self, rung: Rung, h: &Hit, col: usize, midline: bool) -> String {
+        let (text, idx) = (self.text, self.idx);
+        let (start, end, first) = self.region(h.line, col, midline);
+        let col = start - idx.start(h.line);
+        let file: Vec<&str> = (0..self.old.len())
             .map(|j| {
-                let c = idx.content(text, m.first + j);
+                let c = idx.content(text, h.line + j);
                 if j == 0 { &c[col..] } else { c }
             })
             .collect();
-        let mut new = kept_lines(self.new, self.old, &file, rung, m.mapping.as_ref(), first);
+        let mut new = kept_lines(self.new, self.old, &file, rung, h.indent.as_ref(), first);
         // old_string's final newline met the end of a file that has none: the file keeps
         // lacking it (new_string gives up one final newline too)
         if self.ended
@@ -281,13 +311,7 @@ impl Lines<'_> {
         {
             new = t.strip_suffix('\r').unwrap_or(t).to_string();
         }
-        Hit {
-            start,
-            end,
-            line: m.first,
-            replacement: with_line_endings(text, idx, start, end, self.old_raw, &new).into_owned(),
-            indent: m.mapping,
-        }
+        with_line_endings(text, idx, start, end, self.old_raw, &new).into_owned()
     }
 }
 

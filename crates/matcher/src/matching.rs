@@ -45,14 +45,138 @@ pub struct Hit {
     pub end: usize,
     /// 0-based line of `start`.
     pub line: usize,
+    /// Empty until `Found::build` writes it (`how` is then `Built`).
     pub replacement: String,
     pub indent: Option<Mapping>,
+    pub how: How,
+}
+
+/// How a hit's replacement is made from new_string. Finding never makes it (SPEC 31.4): an
+/// ambiguous edit of 100,000 places with a 300 KB new_string built 24 GB of replacements only
+/// to refuse them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum How {
+    /// new_string in the region's line endings.
+    Plain,
+    /// Rung 3 inside lines: the lines new_string keeps are the file's own.
+    Typo,
+    /// A line rung (`rung`, which rungs 5 and 6 report under their own names): old_string's
+    /// first line started at byte `col` of the line, `midline` when that was looked for.
+    Line {
+        rung: Rung,
+        col: usize,
+        midline: bool,
+    },
+    /// `replacement` holds it.
+    Built,
 }
 
 #[derive(Debug)]
 pub struct Found {
     pub rung: Rung,
     pub hits: Vec<Hit>,
+    /// old_string and new_string as this rung matched them (rescued ones from rungs 5, 6).
+    pub old: String,
+    pub new: String,
+}
+
+impl Found {
+    /// Hits made elsewhere with their replacements (a patch's insertion, line edits).
+    pub fn built(rung: Rung, hits: Vec<Hit>) -> Found {
+        Found {
+            rung,
+            hits,
+            old: String::new(),
+            new: String::new(),
+        }
+    }
+
+    fn unbuilt(rung: Rung, hits: Vec<Hit>, old: &str, new: &str) -> Found {
+        Found {
+            rung,
+            hits,
+            old: old.to_string(),
+            new: new.to_string(),
+        }
+    }
+
+    /// Writes each hit's replacement, `text` and `idx` being what it was found in, left to
+    /// right while `room` accepts each one's length; `false` when it refused one (the rest
+    /// are then not built).
+    pub fn build(&mut self, text: &str, idx: &LineIndex, room: impl FnMut(usize) -> bool) -> bool {
+        let mut made = Vec::with_capacity(self.hits.len());
+        let all = self.each(text, idx, room, |i, r| made.push((i, r)));
+        for (i, r) in made {
+            self.hits[i].replacement = r;
+            self.hits[i].how = How::Built;
+        }
+        all
+    }
+
+    /// As `build`, keeping nothing: what the replacements would weigh, one held at a time.
+    pub fn measure(&self, text: &str, idx: &LineIndex, room: impl FnMut(usize) -> bool) -> bool {
+        self.each(text, idx, room, |_, _| {})
+    }
+
+    fn each(
+        &self,
+        text: &str,
+        idx: &LineIndex,
+        mut room: impl FnMut(usize) -> bool,
+        mut keep: impl FnMut(usize, String),
+    ) -> bool {
+        let (old, new) = (self.old.as_str(), self.new.as_str());
+        let (old_lines, ended) = split_lines(old);
+        let lines = Lines {
+            text,
+            idx,
+            old: &old_lines,
+            ended,
+            old_raw: old,
+            new,
+        };
+        for (i, h) in self.hits.iter().enumerate() {
+            let r = match h.how {
+                How::Built => continue,
+                How::Plain => with_line_endings(text, idx, h.start, h.end, old, new).into_owned(),
+                How::Typo => typo_replacement(text, idx, h, old, &old_lines, new),
+                How::Line { rung, col, midline } => lines.replacement(rung, h, col, midline),
+            };
+            if !room(r.len()) {
+                return false;
+            }
+            keep(i, r);
+        }
+        true
+    }
+}
+
+/// Rung 3 inside lines: a line new_string keeps from old_string is the region's own.
+fn typo_replacement(
+    text: &str,
+    idx: &LineIndex,
+    h: &Hit,
+    old: &str,
+    old_lines: &[&str],
+    new: &str,
+) -> String {
+    let region: Vec<&str> = text[h.start..h.end]
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect();
+    let new = if region.len() == old_lines.len() + usize::from(old.ends_with('\n')) {
+        kept_lines(
+            new,
+            old_lines,
+            &region,
+            Rung::Typography,
+            None,
+            First::Whole,
+        )
+    } else {
+        new.to_string()
+    };
+    with_line_endings(text, idx, h.start, h.end, old, &new).into_owned()
 }
 
 /// How a search is bounded.
@@ -117,11 +241,12 @@ fn climb(text: &str, idx: &LineIndex, old: &str, new: &str, opts: Opts) -> Optio
                 start,
                 end,
                 line: idx.line_of(start),
-                replacement: with_line_endings(text, idx, start, end, old, new).into_owned(),
+                replacement: String::new(),
                 indent: None,
+                how: How::Plain,
             })
             .collect();
-        (!hits.is_empty()).then_some(Found { rung, hits })
+        (!hits.is_empty()).then(|| Found::unbuilt(rung, hits, old, new))
     };
     if let Some(f) = in_place(exact(text, &patterns), Rung::Exact) {
         return Some(f);
@@ -144,39 +269,18 @@ fn climb(text: &str, idx: &LineIndex, old: &str, new: &str, opts: Opts) -> Optio
         .filter(|&(s, _)| !opts.whole_lines || at_line_start(s))
         .collect();
     if !typo.is_empty() {
-        let (old_lines, _) = split_lines(old);
         let hits = typo
             .into_iter()
-            .map(|(start, end)| {
-                let region: Vec<&str> = text[start..end]
-                    .split('\n')
-                    .map(|l| l.strip_suffix('\r').unwrap_or(l))
-                    .collect();
-                let new = if region.len() == old_lines.len() + usize::from(old.ends_with('\n')) {
-                    kept_lines(
-                        new,
-                        &old_lines,
-                        &region,
-                        Rung::Typography,
-                        None,
-                        First::Whole,
-                    )
-                } else {
-                    new.to_string()
-                };
-                Hit {
-                    start,
-                    end,
-                    line: idx.line_of(start),
-                    replacement: with_line_endings(text, idx, start, end, old, &new).into_owned(),
-                    indent: None,
-                }
+            .map(|(start, end)| Hit {
+                start,
+                end,
+                line: idx.line_of(start),
+                replacement: String::new(),
+                indent: None,
+                how: How::Typo,
             })
             .collect();
-        return Some(Found {
-            rung: Rung::Typography,
-            hits,
-        });
+        return Some(Found::unbuilt(Rung::Typography, hits, old, new));
     }
     lines
         .rung(Rung::Typography, false)
@@ -258,9 +362,16 @@ pub fn with_line_endings<'a>(
 mod tests {
     use super::*;
 
+    /// `find` with the replacements built.
+    fn found(text: &str, idx: &LineIndex, old: &str, new: &str) -> Option<Found> {
+        let mut f = find(text, idx, old, new)?;
+        assert!(f.build(text, idx, |_| true));
+        Some(f)
+    }
+
     fn run(text: &str, old: &str, new: &str) -> Option<(Rung, Vec<(String, String)>)> {
         let idx = LineIndex::new(text);
-        find(text, &idx, old, new).map(|f| {
+        found(text, &idx, old, new).map(|f| {
             (
                 f.rung,
                 f.hits
@@ -273,7 +384,7 @@ mod tests {
 
     fn apply(text: &str, old: &str, new: &str) -> (Rung, String) {
         let idx = LineIndex::new(text);
-        let f = find(text, &idx, old, new).expect("a match");
+        let f = found(text, &idx, old, new).expect("a match");
         assert_eq!(f.hits.len(), 1, "one match");
         let h = &f.hits[0];
         (

@@ -101,14 +101,11 @@ pub fn looks_like_unified_diff(text: &str) -> bool {
     })
 }
 
-/// The path after a file marker; `None` when the line is not that marker.
+/// The path after a file marker; `None` when the line is not that marker. A marker starts at
+/// the line's first column (SPEC 31.4): ` *** Delete File: g.txt` is a context line of a
+/// patch that quotes patches, never a command.
 fn marker_path<'a>(line: &'a str, marker: &str) -> Option<&'a str> {
-    line.trim().strip_prefix(marker).map(str::trim)
-}
-
-fn is_file_marker(line: &str) -> bool {
-    let t = line.trim();
-    [ADD, DELETE, UPDATE].iter().any(|m| t.starts_with(m))
+    line.trim_end().strip_prefix(marker).map(str::trim)
 }
 
 /// `@@ -3,7 +3,8 @@ fn x()` of a unified diff: the numbers say nothing here.
@@ -313,9 +310,10 @@ fn hunks(lines: &[(usize, &str)]) -> Result<(Vec<Hunk>, usize), ParseError> {
     while i < lines.len() {
         let (no, line) = lines[i];
         let t = line.trim();
-        // Codex's rule: a line that starts with `*` ends the hunks (a context line starts
-        // with a space); a marker padded with spaces is one too.
-        if line.starts_with('*') || is_file_marker(line) || t == EOF || t == END {
+        // Codex's rule: a line that starts with `*` ends the hunks; one that starts with a
+        // space, `-` or `+` is a hunk line whatever follows (SPEC 31.4: ` *** End of File`
+        // and ` @@ x` are text a patch may quote).
+        if line.starts_with('*') {
             if t == EOF {
                 // the line ends the hunk; blank lines before it are context
                 let Some(mut h) = current.take() else {
@@ -332,7 +330,7 @@ fn hunks(lines: &[(usize, &str)]) -> Result<(Vec<Hunk>, usize), ParseError> {
             }
             break; // the next file
         }
-        if t == "@@" || t.starts_with("@@ ") {
+        if line.starts_with("@@") && (t == "@@" || t.starts_with("@@ ")) {
             if let Some(h) = current.take() {
                 if h.old.is_empty() && h.new.is_empty() {
                     return Err(err(
@@ -570,6 +568,40 @@ mod tests {
         assert_eq!(e.line, 2);
         let e = parse("<<EOF\n*** Begin Patch\n*** Delete File: x\n*** End Patch\n").unwrap_err();
         assert!(e.message.contains("heredoc"));
+    }
+
+    #[test]
+    fn a_quoted_patch_in_a_hunk_is_text() {
+        // A file that documents patches: every line below is context, none a command.
+        let p = "*** Begin Patch\n*** Update File: doc.md\n@@ Example\n *** Delete File: g.txt\n *** Add File: x\n @@ def f():\n @@ -24,7 +15,7 @@\n *** End of File\n-old\n+new\n*** End Patch";
+        let ops = parse(p).unwrap();
+        let quoted = [
+            "*** Delete File: g.txt",
+            "*** Add File: x",
+            "@@ def f():",
+            "@@ -24,7 +15,7 @@",
+            "*** End of File",
+        ];
+        let mut old = v(&quoted);
+        old.push("old".into());
+        let mut new = v(&quoted);
+        new.push("new".into());
+        assert_eq!(
+            ops,
+            vec![update(
+                "doc.md",
+                vec![Hunk {
+                    anchor: Some("Example".into()),
+                    old,
+                    new,
+                    line: 3,
+                    ..Hunk::default()
+                }]
+            )]
+        );
+        // Outside a hunk too, a marker starts at the first column.
+        let e = parse("*** Begin Patch\n *** Delete File: g.txt\n*** End Patch").unwrap_err();
+        assert!(e.message.contains("expected"), "{}", e.message);
     }
 
     #[test]

@@ -15,7 +15,9 @@
 //! Files. Landlock only allows: the domain handles every file-system right the kernel knows,
 //! and then grants reading and executing beneath `/`, everything beneath the writable
 //! directories, and reading and writing `/dev/null`. Nothing inside an allowed tree can be
-//! denied again. There is no crate for this: three syscalls, two structs and a table of rights
+//! denied again. From ABI 6 the domain is also scoped: the command cannot signal a process
+//! outside its own job (the domain holds the shell and all it starts) nor connect to an
+//! abstract unix socket the host made. There is no crate for this: three syscalls, two structs and a table of rights
 //! are less code than the landlock crate's compatibility layer, and cost nothing at start-up.
 //!
 //! Everything the child does is a raw syscall on data made before the fork (the child of a
@@ -25,8 +27,10 @@
 use rustix::pipe::{PipeFlags, pipe_with};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use std::ffi::{CStr, CString};
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::PathBuf;
 
@@ -79,6 +83,7 @@ pub enum Step {
     Loopback = 3,
     NoNewPrivs = 4,
     Landlock = 5,
+    Mounts = 6,
 }
 
 impl Step {
@@ -89,6 +94,7 @@ impl Step {
             Step::Loopback,
             Step::NoNewPrivs,
             Step::Landlock,
+            Step::Mounts,
         ]
         .into_iter()
         .find(|s| *s as u32 == n)
@@ -101,6 +107,7 @@ impl Step {
             Step::Loopback => "the loopback interface in the new network namespace",
             Step::NoNewPrivs => "no_new_privs (needed for Landlock)",
             Step::Landlock => "the Landlock domain",
+            Step::Mounts => "the read-only view of the files outside the writable directories",
         }
     }
 
@@ -119,6 +126,10 @@ const READ_DIR: u64 = 1 << 3;
 const REFER: u64 = 1 << 13;
 const TRUNCATE: u64 = 1 << 14;
 const IOCTL_DEV: u64 = 1 << 15;
+/// ABI 6's scopes: no connecting to an abstract unix socket made outside the domain, no
+/// signal to a process outside it (SPEC 31.4).
+const SCOPE_ABSTRACT_UNIX_SOCKET: u64 = 1 << 0;
+const SCOPE_SIGNAL: u64 = 1 << 1;
 
 #[repr(C)]
 struct RulesetAttr {
@@ -164,6 +175,15 @@ fn handled(abi: u32) -> u64 {
     rights
 }
 
+/// The scopes this ABI knows (none before 6: a kernel refuses a field it does not know).
+pub fn scopes(abi: u32) -> u64 {
+    if abi >= 6 {
+        SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL
+    } else {
+        0
+    }
+}
+
 /// A Landlock ruleset, made in the keeper and enforced in the shell's process.
 pub struct Ruleset(OwnedFd);
 
@@ -174,7 +194,7 @@ impl Ruleset {
         let attr = RulesetAttr {
             handled_access_fs: all,
             handled_access_net: 0,
-            scoped: 0,
+            scoped: scopes(abi),
         };
         // SAFETY: a valid attr and its size; a non-negative result is a new fd we own.
         let fd = unsafe {
@@ -235,6 +255,11 @@ pub struct Hooks {
     go_write: RawFd,
     network_none: bool,
     ruleset: Option<RawFd>,
+    /// With a file-system sandbox: the writable directories, made before the fork (and kept
+    /// for the keeper's life), for the mount namespace that makes everything else read-only.
+    writable: Option<&'static [&'static CStr]>,
+    /// A new user namespace: for `network: none`, and for a mount namespace when not root.
+    userns: bool,
 }
 
 /// Made in the keeper before the shell is spawned: the ruleset, the report pipe, and for
@@ -256,15 +281,20 @@ impl Prepared {
             None => None,
         };
         let (report_r, report_w) = pipe().map_err(|e| (Step::Namespaces, e))?;
+        let writable = c.fs.as_ref().map(|(_, dirs)| leak_paths(dirs));
+        let root = rustix::process::geteuid().is_root();
+        let userns = c.network_none || (writable.is_some() && !root);
         let mut hooks = Hooks {
             report: report_w.as_raw_fd(),
             go_read: -1,
             go_write: -1,
             network_none: c.network_none,
             ruleset: ruleset.as_ref().map(|r| r.0.as_raw_fd()),
+            writable,
+            userns,
         };
         let (mut report_r, mut go_r, mut helper) = (Some(report_r), None, None);
-        if c.network_none {
+        if userns {
             let (r, w) = pipe().map_err(|e| (Step::Namespaces, e))?;
             hooks.go_read = r.as_raw_fd();
             hooks.go_write = w.as_raw_fd();
@@ -349,17 +379,42 @@ fn id_maps(pid: u32) -> io::Result<()> {
     write("gid_map", &format!("{gid} {gid} 1"))
 }
 
+/// The writable directories as C strings that outlive the fork (a few paths a job).
+fn leak_paths(dirs: &[PathBuf]) -> &'static [&'static CStr] {
+    let strings: Vec<&'static CStr> = dirs
+        .iter()
+        .filter_map(|d| CString::new(d.as_os_str().as_bytes()).ok())
+        .map(|c| &*Box::leak(c.into_boxed_c_str()))
+        .collect();
+    Box::leak(strings.into_boxed_slice())
+}
+
 impl Hooks {
     /// In the child, between fork and exec. Only raw syscalls on numbers made before.
     pub fn enter(&self) -> io::Result<()> {
-        if self.network_none {
+        use rustix::thread::UnshareFlags;
+        // Whether the mounts are this process's own to change.
+        let mut own_mounts = false;
+        if self.userns {
             // SAFETY: closing our copy of the helper's end, so its end alone decides EOF.
             unsafe { libc::close(self.go_write) };
-            // SAFETY: unshare in the single-threaded child; no descriptor table is shared.
-            let new = rustix::thread::UnshareFlags::NEWUSER | rustix::thread::UnshareFlags::NEWNET;
-            if let Err(e) = unsafe { rustix::thread::unshare_unsafe(new) } {
-                return Err(self.fail(Step::Namespaces, e.into()));
+            let mut new = UnshareFlags::NEWUSER;
+            if self.network_none {
+                new |= UnshareFlags::NEWNET;
             }
+            if self.writable.is_some() {
+                new |= UnshareFlags::NEWNS;
+            }
+            // SAFETY: unshare in the single-threaded child; no descriptor table is shared.
+            match unsafe { rustix::thread::unshare_unsafe(new) } {
+                Ok(()) => own_mounts = self.writable.is_some(),
+                // Without user namespaces (some distributions refuse them to users) Landlock
+                // alone holds the files: what it cannot cover (modes, owners, times) is open.
+                Err(_) if !self.network_none => {}
+                Err(e) => return Err(self.fail(Step::Namespaces, e.into())),
+            }
+        }
+        if self.userns && (own_mounts || self.network_none) {
             self.send(
                 b'P',
                 rustix::process::getpid().as_raw_nonzero().get() as u32,
@@ -369,8 +424,26 @@ impl Hooks {
             if unsafe { libc::read(self.go_read, byte.as_mut_ptr().cast(), 1) } != 1 {
                 return Err(io::Error::from_raw_os_error(libc::EPERM));
             }
-            if let Err(e) = loopback_up() {
+            if self.network_none
+                && let Err(e) = loopback_up()
+            {
                 return Err(self.fail(Step::Loopback, e));
+            }
+        }
+        if !self.userns && self.writable.is_some() {
+            // Root has the mount namespace without a user namespace of its own (so it keeps
+            // binding low ports); it loses CAP_SYS_ADMIN below, so it cannot leave it.
+            // SAFETY: unshare in the single-threaded child.
+            own_mounts = unsafe { rustix::thread::unshare_unsafe(UnshareFlags::NEWNS) }.is_ok();
+        }
+        if let (true, Some(dirs)) = (own_mounts, self.writable) {
+            if let Err(e) = read_only_outside(dirs) {
+                return Err(self.fail(Step::Mounts, e));
+            }
+            if !self.userns
+                && let Err(e) = drop_sys_admin()
+            {
+                return Err(self.fail(Step::Mounts, e));
             }
         }
         if let Some(fd) = self.ruleset {
@@ -396,6 +469,130 @@ impl Hooks {
         self.send(b'E', step as u32);
         e
     }
+}
+
+#[repr(C)]
+struct MountAttr {
+    attr_set: u64,
+    attr_clr: u64,
+    propagation: u64,
+    userns_fd: u64,
+}
+
+const MOUNT_ATTR_RDONLY: u64 = 1;
+const AT_RECURSIVE: libc::c_uint = 0x8000;
+
+/// In a mount namespace of the command's own: every mount read-only but the writable
+/// directories, so a chmod, chown, utimes or setxattr of a file outside them fails with EROFS
+/// (Landlock has no right for a file's metadata, SPEC 31.4). The writable directories are bound
+/// onto themselves first and made writable again after. Landlock then forbids any remount.
+fn read_only_outside(dirs: &[&CStr]) -> io::Result<()> {
+    let check = |r: libc::c_long| {
+        if r == 0 {
+            Ok(())
+        } else {
+            Err(io::Error::last_os_error())
+        }
+    };
+    let setattr = |path: &CStr, set: u64, clr: u64| {
+        let attr = MountAttr {
+            attr_set: set,
+            attr_clr: clr,
+            propagation: 0,
+            userns_fd: 0,
+        };
+        // SAFETY: a path, a valid attr and its size.
+        check(unsafe {
+            libc::syscall(
+                libc::SYS_mount_setattr,
+                libc::AT_FDCWD,
+                path.as_ptr(),
+                AT_RECURSIVE,
+                &attr,
+                std::mem::size_of::<MountAttr>(),
+            )
+        })
+    };
+    let root = c"/";
+    // SAFETY: mount(2) on C strings made before the fork; nothing propagates to the host.
+    unsafe {
+        check(libc::mount(
+            std::ptr::null(),
+            root.as_ptr(),
+            std::ptr::null(),
+            libc::MS_REC | libc::MS_PRIVATE,
+            std::ptr::null(),
+        ) as libc::c_long)?;
+        for d in dirs {
+            check(libc::mount(
+                d.as_ptr(),
+                d.as_ptr(),
+                std::ptr::null(),
+                libc::MS_BIND | libc::MS_REC,
+                std::ptr::null(),
+            ) as libc::c_long)?;
+        }
+    }
+    setattr(root, MOUNT_ATTR_RDONLY, 0)?;
+    for d in dirs {
+        setattr(d, 0, MOUNT_ATTR_RDONLY)?;
+    }
+    // The working directory was entered before the binds: entered again by its path, it is
+    // on the writable bind rather than the read-only mount beneath.
+    let mut cwd = [0 as libc::c_char; libc::PATH_MAX as usize];
+    // SAFETY: getcwd into a stack buffer of its size; chdir on the NUL-terminated result.
+    unsafe {
+        if !libc::getcwd(cwd.as_mut_ptr(), cwd.len()).is_null() {
+            check(libc::chdir(cwd.as_ptr()) as libc::c_long)?;
+        }
+    }
+    Ok(())
+}
+
+/// Root gives up CAP_SYS_ADMIN for good (bounding set, then its own sets), so it cannot
+/// enter the host's mount namespace again.
+fn drop_sys_admin() -> io::Result<()> {
+    #[repr(C)]
+    struct Header {
+        version: u32,
+        pid: i32,
+    }
+    #[repr(C)]
+    #[derive(Clone, Copy)]
+    struct Data {
+        effective: u32,
+        permitted: u32,
+        inheritable: u32,
+    }
+    const VERSION_3: u32 = 0x2008_0522;
+    const CAP_SYS_ADMIN: u32 = 21;
+    let bit = CAP_SYS_ADMIN;
+    let mut header = Header {
+        version: VERSION_3,
+        pid: 0,
+    };
+    let mut data = [Data {
+        effective: 0,
+        permitted: 0,
+        inheritable: 0,
+    }; 2];
+    // SAFETY: prctl and capget/capset on stack structs of the kernel's layout.
+    unsafe {
+        if libc::prctl(libc::PR_CAPBSET_DROP, bit as libc::c_ulong, 0, 0, 0) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        if libc::syscall(libc::SYS_capget, &mut header, data.as_mut_ptr()) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let (word, mask) = ((bit / 32) as usize, !(1u32 << (bit % 32)));
+        data[word].effective &= mask;
+        data[word].permitted &= mask;
+        data[word].inheritable &= mask;
+        if libc::syscall(libc::SYS_capset, &mut header, data.as_ptr()) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
 }
 
 /// `ip link set lo up`, by ioctl, so the command's own local servers still work (rustix has no

@@ -160,6 +160,15 @@ pub fn is_keeper(who: ProcId) -> bool {
         && stat(who.pid).is_some_and(|s| s.start == who.start)
 }
 
+/// The arguments `pid` was started with (empty when it is gone or not ours to read).
+pub fn cmdline(pid: u32) -> Vec<String> {
+    let raw = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+    raw.split(|&b| b == 0)
+        .filter(|a| !a.is_empty())
+        .map(|a| String::from_utf8_lossy(a).into_owned())
+        .collect()
+}
+
 fn pid(raw: u32) -> Option<Pid> {
     Pid::from_raw(i32::try_from(raw).ok()?)
 }

@@ -26,6 +26,9 @@ pub struct Input {
     /// `validate` only: the phase artifact whose `validation_command` runs (default: the
     /// session's latest phase).
     pub phase: Option<String>,
+    /// `validate` only: whose phase (default this session's). The command always runs in this
+    /// call's root: the worktree with the code under test (SPEC 25.3).
+    pub session: Option<String>,
 }
 
 /// The description a model reads for a command tool without one of its own.
@@ -65,12 +68,20 @@ impl Tool for Command {
     fn run(ctx: &Ctx, input: Input) -> Result<Success> {
         let name = ctx.call.name.clone();
         let entry = ctx.call.entry.clone().unwrap_or_default();
-        if input.phase.is_some() && name != "validate" {
-            return Err(ToolError::invalid(
-                "phase",
-                format!("`phase` is for validate, not {name}"),
-            ));
+        for (field, given) in [
+            ("phase", input.phase.is_some()),
+            ("session", input.session.is_some()),
+        ] {
+            if given && name != "validate" {
+                return Err(ToolError::invalid(
+                    field,
+                    format!("`{field}` is for validate, not {name}"),
+                ));
+            }
         }
+        let owner = input.session.clone().unwrap_or_else(|| ctx.session.clone());
+        crate::loops::check_session("session", &owner)?;
+        let mut phase_used = None;
         let base = match &entry.command {
             Some(c) => c.clone(),
             None => {
@@ -78,8 +89,12 @@ impl Tool for Command {
                 match found {
                     // `phase` names a phase's own check, which the catalog's command replaces
                     // only when no phase is named.
-                    Some((c, _)) if input.phase.is_none() => c,
-                    _ if name == "validate" => phase_command(ctx, input.phase.as_deref())?,
+                    Some((c, _)) if input.phase.is_none() && input.session.is_none() => c,
+                    _ if name == "validate" => {
+                        let (phase, command) = phase_command(ctx, &owner, input.phase.as_deref())?;
+                        phase_used = Some(phase);
+                        command
+                    }
                     _ => return Err(not_found(&name)),
                 }
             }
@@ -108,8 +123,14 @@ impl Tool for Command {
             sandbox_fallback: None,
             description: None,
         };
+        let validating = name == "validate";
         let with_command = |mut data: serde_json::Value| {
             data["command"] = command.clone().into();
+            if validating {
+                data["session"] = owner.clone().into();
+                data["phase"] = phase_used.clone().into();
+                data["root"] = ctx.root.display().to_string().into();
+            }
             data
         };
         match <run::Run as Tool>::run(ctx, run_input) {
@@ -128,41 +149,44 @@ impl Tool for Command {
 /// The `validation_command` of a phase artifact of this session (SPEC 24.3): the one named, or
 /// the latest made. A model wrote it, so it runs only where the profile also offers `run`
 /// (24.7): a loop that may not run commands gets no command this way either.
-fn phase_command(ctx: &Ctx, named: Option<&str>) -> Result<String> {
+fn phase_command(ctx: &Ctx, owner: &str, named: Option<&str>) -> Result<(String, String)> {
     use crate::loops::store;
-    if !ctx.policy.offers("run") {
+    if !ctx.harness && !ctx.policy.offers("run") {
         return Err(ToolError::new(
             crate::error::Code::ToolDisabled,
             "validate would run a phase's validation_command, a command a model wrote; this profile does not offer run, so it does not run it",
         )
         .hint("Set [project] validate in the catalog, or offer run in this profile."));
     }
-    let phase = match named {
-        Some(n) => store::load_artifact(ctx, &ctx.session, "phase", n)?.ok_or_else(|| {
-            ToolError::new(
-                crate::error::Code::NotFound,
-                format!("no phase artifact `{n}` in this session"),
-            )
-            .with("field", "phase")
-            .hint("List them with artifact {\"kind\": \"phase\"}.")
-        })?,
+    let (name, phase) = match named {
+        Some(n) => (
+            n.to_string(),
+            store::load_artifact(ctx, owner, "phase", n)?.ok_or_else(|| {
+                ToolError::new(
+                    crate::error::Code::NotFound,
+                    format!("no phase artifact `{n}` in session {owner}"),
+                )
+                .with("field", "phase")
+                .hint("List them with artifact {\"kind\": \"phase\"}.")
+            })?,
+        ),
         None => {
-            let mut latest: Option<(String, serde_json::Value)> = None;
-            for n in store::artifact_names(ctx, &ctx.session, "phase")? {
-                if let Some(v) = store::load_artifact(ctx, &ctx.session, "phase", &n)? {
+            let mut latest: Option<(String, String, serde_json::Value)> = None;
+            for n in store::artifact_names(ctx, owner, "phase")? {
+                if let Some(v) = store::load_artifact(ctx, owner, "phase", &n)? {
                     let at = v["created_at"].as_str().unwrap_or("").to_string();
-                    if latest.as_ref().is_none_or(|(t, _)| at >= *t) {
-                        latest = Some((at, v));
+                    if latest.as_ref().is_none_or(|(t, _, _)| at >= *t) {
+                        latest = Some((at, n, v));
                     }
                 }
             }
             latest
-                .map(|(_, v)| v)
+                .map(|(_, n, v)| (n, v))
                 .ok_or_else(|| not_found("validate"))?
         }
     };
     match phase["validation_command"].as_str() {
-        Some(c) if !c.trim().is_empty() => Ok(c.to_string()),
+        Some(c) if !c.trim().is_empty() => Ok((name, c.to_string())),
         _ => Err(not_found("validate")),
     }
 }

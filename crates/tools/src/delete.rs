@@ -60,6 +60,9 @@ Prefer this over `run` with `rm`: it stays inside the sandbox and can be undone.
         let shown = target.shown.as_str();
         let real = target.real.as_path();
         let locked = change::lock(ctx, &[real])?;
+        // A tree takes every path below it away (SPEC 31.4).
+        let side = sandbox::carried::Side::of(&target);
+        sandbox::carried::check(ctx, "path", real, Some(side), None)?;
         let meta =
             std::fs::symlink_metadata(real).map_err(|e| ToolError::io(&e, shown, "deleting"))?;
         let recursive = input.recursive.unwrap_or(false);

@@ -14,8 +14,8 @@ use crate::tool::DynTool;
 // The layers below, under the module names the tools know them by.
 use loopr_control as control;
 use loopr_core::{
-    caps, change, context, envelope, error, fault, fsx, hub, journal, policy, reads, sandbox,
-    shell, state, tool, walk, web,
+    caps, change, context, envelope, error, fault, fsx, hub, input, journal, offered, policy,
+    reads, sandbox, shell, state, tool, walk, web,
 };
 use loopr_text as text;
 
@@ -69,6 +69,7 @@ pub static TOOLS: &[&dyn DynTool] = &[
     &loops::artifacts::CreateSpec,
     &loops::artifacts::CreatePhase,
     &loops::artifact::Artifact,
+    &loops::ask_user::AskUser,
 ];
 
 /// Tools registered through the library (SPEC 30.1), by the number `register` gave each: a

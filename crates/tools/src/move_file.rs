@@ -8,7 +8,7 @@ use crate::error::{Result, ToolError};
 use crate::fsx;
 use crate::journal::{Before, NewEntry, Op};
 use crate::reads::{self, Fingerprint};
-use crate::sandbox;
+use crate::sandbox::{self, carried::Side};
 use crate::tool::{Hints, Tool};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -61,10 +61,14 @@ Read records follow the file, so a moved file can be edited at its new path with
             ));
         }
         let locked = change::lock(ctx, &[&from.real, &to.real])?;
+        // A directory carries every path below it to new names (SPEC 31.4).
+        let (fside, tside) = (Side::of(&from), Side::of(&to));
+        sandbox::carried::check(ctx, "from", &from.real, Some(fside), Some(tside))?;
         let meta =
             std::fs::symlink_metadata(&from.real).map_err(|e| ToolError::io(&e, fs, "moving"))?;
         let overwrite = input.overwrite.unwrap_or(false);
-        let existing = match std::fs::symlink_metadata(&to.real) {
+        // The target as its checked handle sees it (SPEC 31.4), as it is read and journaled.
+        let existing = match fsx::lstat_resolved(&to) {
             Ok(m) => Some(m),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
             Err(e) => return Err(ToolError::io(&e, ts, "moving to")),
@@ -95,7 +99,7 @@ Read records follow the file, so a moved file can be edited at its new path with
         }
 
         // The overwritten file's blob is linked before the rename, while it still has a name.
-        let kept = old.as_ref().and_then(|c| c.keep(ctx, &to.real));
+        let kept = old.as_ref().and_then(|c| c.keep(ctx, &to));
         // A rename keeps the content: what undo will check is what `from` holds now.
         let after = if meta.is_file() {
             Fingerprint::of_file(&from.real).map_err(|e| ToolError::io(&e, fs, "reading"))?

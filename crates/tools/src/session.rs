@@ -36,6 +36,9 @@ pub struct Input {
     /// `show` (default), `clear_reads`, `reset` or `reopen`.
     #[schemars(extend("default" = "show"))]
     pub action: Option<Action>,
+    /// clear_reads, a harness's call (--harness): the session whose read records go (seed
+    /// 000's clear_reads at each iteration), in this root.
+    pub session: Option<String>,
 }
 
 impl Tool for Session {
@@ -71,6 +74,9 @@ impl Tool for Session {
         // The hub's part first: its lock and the session's are not held together (they are one
         // lock outside git, and a process takes its state locks one at a time).
         let action = input.action.unwrap_or_default();
+        if let Some(other) = &input.session {
+            return clear_reads_of(ctx, action, other);
+        }
         let completed = match action {
             Action::Show => loops::completion(ctx, &ctx.session)?,
             Action::Reopen => loops::reopen(ctx)?,
@@ -129,6 +135,30 @@ impl Tool for Session {
     }
 }
 
+/// `clear_reads` of another session of this root (SPEC 25.3): a harness's call only.
+fn clear_reads_of(ctx: &Ctx, action: Action, other: &str) -> Result<Success> {
+    if action != Action::ClearReads {
+        return Err(ToolError::invalid(
+            "session",
+            "session: the field session is for action clear_reads (for the rest, pass --session)",
+        ));
+    }
+    crate::loops::check_session("session", other)?;
+    if !ctx.harness && other != ctx.session {
+        return Err(ToolError::invalid(
+            "session",
+            format!(
+                "session: clearing session {other}'s read records is a harness's call: pass --harness (LOOPR_HARNESS=1)"
+            ),
+        ));
+    }
+    let n = reads::clear(&StateLock::acquire_for(ctx, other)?)?;
+    Ok(Success::new(
+        format!("Forgot {n} read record(s) of session {other}\n"),
+        json!({"session": other, "cleared_reads": n}),
+    ))
+}
+
 /// How many read records `session show` lists.
 const SHOW_READS: usize = 1000;
 
@@ -180,6 +210,8 @@ fn show(ctx: &Ctx, lock: &StateLock, completed: Option<loops::Completion>) -> Re
             f.display()
         ));
     }
+    let (line, hub) = hub_line(ctx)?;
+    out.push_str(&line);
     out.push_str(&format!("Read files: {reads_total}\n"));
     if reads_total > list.len() {
         out.push_str(&format!("  (the {} most recent are listed)\n", list.len()));
@@ -232,7 +264,27 @@ fn show(ctx: &Ctx, lock: &StateLock, completed: Option<loops::Completion>) -> Re
             "mode": policy.mode,
             "completed": completed,
             "artifacts": artifacts,
+            "hub": hub,
         }),
+    ))
+}
+
+/// Where this session's loops meet, and every session the hub knows (SPEC 25.1).
+fn hub_line(ctx: &Ctx) -> Result<(String, Value)> {
+    let hub = ctx.hub()?;
+    let sessions = loops::sessions(ctx)?;
+    let names: Vec<&str> = sessions.iter().map(|k| k.session.as_str()).collect();
+    let line = format!(
+        "Hub: {} {} ({} session(s){}{})\n",
+        hub.kind(),
+        hub.id(),
+        names.len(),
+        if names.is_empty() { "" } else { ": " },
+        names.join(", ")
+    );
+    Ok((
+        line,
+        json!({"kind": hub.kind(), "id": hub.id(), "sessions": sessions}),
     ))
 }
 

@@ -6,6 +6,7 @@
 use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Result, ToolError};
+use crate::fsx;
 use crate::sandbox;
 use crate::state;
 use crate::text::{self, Outcome, Want};
@@ -99,8 +100,9 @@ fn entry(ctx: &Ctx, given: &str) -> Value {
 
 fn describe(r: &sandbox::Resolved) -> Result<Value> {
     let shown = r.shown.as_str();
-    let meta =
-        std::fs::symlink_metadata(&r.real).map_err(|e| ToolError::io(&e, shown, "stat of"))?;
+    // Through the checked handle, as read (SPEC 31.4): a swapped path never describes an
+    // outside file, and a FIFO put in a file's place never blocks.
+    let meta = fsx::lstat_resolved(r).map_err(|e| ToolError::io(&e, shown, "stat of"))?;
     let ft = meta.file_type();
     let kind = if ft.is_symlink() {
         "symlink"
@@ -121,12 +123,10 @@ fn describe(r: &sandbox::Resolved) -> Result<Value> {
         "mtime": state::rfc3339(mtime),
     });
     if ft.is_symlink() {
-        let target =
-            std::fs::read_link(&r.real).map_err(|e| ToolError::io(&e, shown, "reading"))?;
+        let target = fsx::readlink_resolved(r).map_err(|e| ToolError::io(&e, shown, "reading"))?;
         v["target"] = json!(target.to_string_lossy());
     } else if ft.is_file() && meta.len() <= SCAN_LIMIT {
-        let mut f =
-            std::fs::File::open(&r.real).map_err(|e| ToolError::io(&e, shown, "reading"))?;
+        let mut f = fsx::open_resolved(r).map_err(|e| ToolError::io(&e, shown, "reading"))?;
         // Counting only: no line is kept.
         let want = Want::Lines { first: 1, limit: 0 };
         match text::scan(&mut f, meta.len(), want, 0)

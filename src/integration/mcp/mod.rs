@@ -1,7 +1,7 @@
 //! `mcp` (SPEC 14, 22.1, 24.5, 24.7): a Model Context Protocol server on stdio.
 //!
 //! JSON-RPC 2.0, one message per line. The reading thread answers the cheap methods itself and
-//! hands every `tools/call` to a thread of its own, which waits for its turn (`sched`: reads
+//! hands every `tools/call` to a thread of the pool (at most 64 run at once), which waits for its turn (`sched`: reads
 //! never wait behind a running command), runs the call through the same dispatch as the CLI,
 //! and writes its response when done — so responses may come out of order. A call can be
 //! cancelled (`notifications/cancelled`: no response is sent) and reports progress when the
@@ -14,7 +14,10 @@
 //! stdout carries protocol messages only; anything else goes to stderr. EOF on stdin ends the
 //! server once the calls in flight have answered.
 
+mod pool;
 mod wire;
+
+use pool::Pool;
 
 use super::sched::Scheduler;
 use crate::context::Globals;
@@ -63,71 +66,6 @@ struct Server {
     /// Signalled each time a call leaves `in_flight`.
     answered: Condvar,
     pool: Pool,
-}
-
-type Job = Box<dyn FnOnce() + Send>;
-
-/// Threads that run calls, kept between calls: a thread per call cost ~15% of a 2 KB read's
-/// time in the server. A call never waits for a free thread (a new one starts when none is
-/// idle), so a long `run` never holds a read back; an idle thread leaves after a minute.
-struct Pool {
-    jobs: Mutex<mpsc::Sender<Job>>,
-    queue: Arc<Mutex<mpsc::Receiver<Job>>>,
-    idle: Arc<AtomicU64>,
-}
-
-impl Pool {
-    fn new() -> Pool {
-        let (tx, rx) = mpsc::channel();
-        Pool {
-            jobs: Mutex::new(tx),
-            queue: Arc::new(Mutex::new(rx)),
-            idle: Arc::new(AtomicU64::new(0)),
-        }
-    }
-
-    fn run(&self, job: Job) {
-        // Claim an idle thread, or start one.
-        let claimed = self
-            .idle
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
-            .is_ok();
-        if !claimed {
-            let (queue, idle) = (self.queue.clone(), self.idle.clone());
-            std::thread::spawn(move || worker(&queue, &idle));
-        }
-        let _ = self
-            .jobs
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .send(job);
-    }
-}
-
-/// Runs jobs until none comes for a minute. A worker counts itself idle only between jobs; the
-/// dispatcher's claim takes one off that count, so each job is matched to a thread.
-fn worker(queue: &Mutex<mpsc::Receiver<Job>>, idle: &AtomicU64) {
-    loop {
-        let job = queue
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .recv_timeout(Duration::from_secs(60));
-        match job {
-            Ok(job) => {
-                job();
-                idle.fetch_add(1, Ordering::SeqCst);
-            }
-            Err(_) => {
-                // Leave only if no job was promised to this idle slot meanwhile.
-                if idle
-                    .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
-                    .is_ok()
-                {
-                    return;
-                }
-            }
-        }
-    }
 }
 
 /// Serves until EOF. Returns the process exit status.
@@ -535,16 +473,17 @@ impl Server {
             env
         });
         self.sched.finish(c.seq);
-        // A cancelled request gets no response (MCP), whatever became of it.
+        // A cancelled request gets no response (MCP), whatever became of it. The check, the
+        // response and leaving `in_flight` happen under the lock a cancel takes (SPEC 31.4):
+        // a cancel either comes first and silences the response, or finds the call answered.
+        let mut flight = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
         if let (Some(env), false) = (envelope, c.control.client_cancelled()) {
             self.out
                 .tool_result(&c.id, env, self.structured, c.stateless);
         }
         // Only now: EOF waits for this, so the answer is out before the process ends.
-        self.in_flight
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&key(&c.id));
+        flight.remove(&key(&c.id));
+        drop(flight);
         self.answered.notify_all();
     }
 

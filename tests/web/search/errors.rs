@@ -513,3 +513,86 @@ fn the_api_key_never_appears_in_output_errors_or_state() {
     }
     assert!(files > 0, "the successful search was cached");
 }
+
+/// SPEC 31.4: a provider address's userinfo (a SearXNG behind basic auth) never appears in an
+/// error or in `catalog`, and the key is scrubbed also when a provider quotes it split.
+#[test]
+fn a_provider_urls_password_and_a_split_key_never_appear() {
+    const PASS: &str = "hunter2-LEAK-pw";
+    let env = Env::new();
+    let closed = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let url = format!("http://alice:{PASS}@127.0.0.1:{closed}");
+    let out = search(
+        &env,
+        &[("LOOPR_SEARCH_PROVIDER", "searxng"), ("SEARXNG_URL", &url)],
+        json!({"query": "q"}),
+    );
+    out.assert_err("network_error");
+    assert!(
+        out.output().contains("[userinfo]@127.0.0.1"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        !out.stdout.contains(PASS) && !out.stdout.contains("alice"),
+        "{}",
+        out.stdout
+    );
+    // An unusable address quotes it in the error: without the userinfo.
+    let bad = search(
+        &env,
+        &[
+            ("LOOPR_SEARCH_PROVIDER", "searxng"),
+            ("SEARXNG_URL", &format!("ftp://alice:{PASS}@host")),
+        ],
+        json!({"query": "q"}),
+    );
+    assert!(!bad.ok() && !bad.stdout.contains(PASS), "{}", bad.stdout);
+    // `catalog` prints the catalog's endpoint without it.
+    let catalog = env.dir.path().join("search.toml");
+    std::fs::write(
+        &catalog,
+        format!("[search]\nprovider = \"searxng\"\nendpoint = \"{url}\"\n"),
+    )
+    .unwrap();
+    let mut c = env.cmd();
+    c.arg("--config").arg(&catalog).arg("catalog");
+    let printed = testkit::finish(c);
+    assert!(
+        printed.stdout.contains("[userinfo]@127.0.0.1"),
+        "{}",
+        printed.stdout
+    );
+    assert!(!printed.stdout.contains(PASS), "{}", printed.stdout);
+    // A key the provider quotes back split by blanks and dashes.
+    const KEY: &str = "sk-SPLITKEY-93af71";
+    let s = Server::start(|_| {
+        reply(
+            401,
+            "application/json",
+            brave_error(
+                401,
+                "SUBSCRIPTION_TOKEN_INVALID",
+                "The token sk-SPLIT KEY-93 af71 is invalid.",
+            ),
+        )
+    });
+    let out = search(
+        &env,
+        &[
+            ("BRAVE_API_KEY", KEY),
+            ("LOOPR_SEARCH_ENDPOINT", &s.url("")),
+        ],
+        json!({"query": "q"}),
+    );
+    out.assert_err("http_error");
+    assert!(
+        out.output().contains("The token [API key] is invalid."),
+        "{}",
+        out.stdout
+    );
+    assert!(!out.stdout.contains("KEY-93"), "{}", out.stdout);
+}

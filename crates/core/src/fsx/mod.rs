@@ -331,6 +331,7 @@ pub fn open_resolved(target: &crate::sandbox::Resolved) -> io::Result<File> {
     let Some(at) = &target.at else {
         return File::open(&target.real);
     };
+    absent_below(at)?;
     let fd = rustix::fs::openat(
         &at.dir,
         at.name.as_os_str(),
@@ -347,6 +348,45 @@ pub fn open_resolved(target: &crate::sandbox::Resolved) -> io::Result<File> {
     // Back to blocking reads for a regular file (O_NONBLOCK is only for the open).
     rustix::fs::fcntl_setfl(&f, OFlags::empty())?;
     Ok(f)
+}
+
+/// A path whose walk stopped at a missing directory names nothing yet: its handle is the last
+/// directory that exists, where `name` may well be some other file.
+fn absent_below(at: &crate::sandbox::beneath::Walked) -> io::Result<()> {
+    if at.missing.is_empty() {
+        Ok(())
+    } else {
+        Err(io::Error::from(io::ErrorKind::NotFound))
+    }
+}
+
+/// What a resolved path names, the entry itself (a link is not followed), described through
+/// its checked directory handle (SPEC 31.4): like a read, a stat never describes what a
+/// directory swapped for a link since the check leads to.
+pub fn lstat_resolved(target: &crate::sandbox::Resolved) -> io::Result<std::fs::Metadata> {
+    use rustix::fs::{Mode, OFlags};
+    let Some(at) = &target.at else {
+        return std::fs::symlink_metadata(&target.real);
+    };
+    absent_below(at)?;
+    let fd = rustix::fs::openat(
+        &at.dir,
+        at.name.as_os_str(),
+        OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+        Mode::empty(),
+    )?;
+    File::from(fd).metadata()
+}
+
+/// A resolved symlink's target text, read through its checked directory handle.
+pub fn readlink_resolved(target: &crate::sandbox::Resolved) -> io::Result<std::path::PathBuf> {
+    use std::os::unix::ffi::OsStringExt;
+    let Some(at) = &target.at else {
+        return std::fs::read_link(&target.real);
+    };
+    absent_below(at)?;
+    let text = rustix::fs::readlinkat(&at.dir, at.name.as_os_str(), Vec::new())?;
+    Ok(std::ffi::OsString::from_vec(text.into_bytes()).into())
 }
 
 /// The whole content of a resolved file, read through its checked handle.

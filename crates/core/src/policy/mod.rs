@@ -66,6 +66,9 @@ pub struct ToolEntry {
     pub enabled: bool,
     pub command: Option<String>,
     pub sandbox: Option<String>,
+    /// Whose schema and meaning an alias key has where agents share the name (SPEC 25.6):
+    /// `claude`, `codex`, `gemini` or `seed`; without it a name the seeds use is the seeds'.
+    pub dialect: Option<String>,
 }
 
 impl ToolEntry {

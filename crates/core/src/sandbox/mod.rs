@@ -8,6 +8,7 @@
 //! read or written.
 
 pub mod beneath;
+pub mod carried;
 pub mod real;
 pub mod rules;
 

@@ -104,6 +104,15 @@ impl Patterns {
         (1..=rel.len()).any(|n| self.verdict(&rel[..n], n < rel.len() || is_dir))
     }
 
+    /// Whether a pattern (not a re-include) matches every path strictly below the directory
+    /// `rel`: `secrets/**` covers `secrets`, `**/*.key` covers nothing. What a directory there
+    /// will hold is then matched whatever it holds now (SPEC 31.4).
+    pub fn covers(&self, rel: &[&str]) -> bool {
+        self.list
+            .iter()
+            .any(|p| !p.negated && covers_below(&p.parts, rel))
+    }
+
     /// The last pattern matching exactly `path` decides (gitignore's rule).
     fn verdict(&self, path: &[&str], is_dir: bool) -> bool {
         let mut hit = false;
@@ -128,6 +137,23 @@ fn match_parts(pat: &[String], path: &[&str]) -> bool {
         Some((first, rest)) => match path.split_first() {
             Some((name, more)) => {
                 wildcard(first.as_bytes(), name.as_bytes()) && match_parts(rest, more)
+            }
+            None => false,
+        },
+    }
+}
+
+/// Whether `pat` matches every path that extends `path` by at least one component: what is
+/// left of the pattern once `path` is consumed is a lone `**`.
+fn covers_below(pat: &[String], path: &[&str]) -> bool {
+    match pat.split_first() {
+        None => false,
+        Some((first, rest)) if first == "**" => {
+            rest.is_empty() || (0..=path.len()).any(|skip| covers_below(rest, &path[skip..]))
+        }
+        Some((first, rest)) => match path.split_first() {
+            Some((name, more)) => {
+                wildcard(first.as_bytes(), name.as_bytes()) && covers_below(rest, more)
             }
             None => false,
         },
@@ -199,6 +225,15 @@ impl Rules {
 
     /// The verdict on `real` (a resolved path); a path outside the root is no rule's business.
     pub fn judge(&self, real: &Path, is_dir: bool) -> Verdict {
+        self.judge_by(real, |p, parts| p.matches(parts, is_dir))
+    }
+
+    /// The verdict on what the directory `real` may hold (`Patterns::covers`).
+    pub fn judge_below(&self, real: &Path) -> Verdict {
+        self.judge_by(real, Patterns::covers)
+    }
+
+    fn judge_by(&self, real: &Path, hit: impl Fn(&Patterns, &[&str]) -> bool) -> Verdict {
         let Ok(rel) = real.strip_prefix(&self.root) else {
             return Verdict::Free;
         };
@@ -206,12 +241,9 @@ impl Rules {
             .components()
             .map(|c| c.as_os_str().to_str().unwrap_or("\u{fffd}"))
             .collect();
-        if parts.is_empty() {
-            return Verdict::Free;
-        }
-        if self.deny.matches(&parts, is_dir) {
+        if hit(&self.deny, &parts) {
             Verdict::Denied
-        } else if self.read_only.matches(&parts, is_dir) {
+        } else if hit(&self.read_only, &parts) {
             Verdict::ReadOnly
         } else {
             Verdict::Free
@@ -266,6 +298,28 @@ mod tests {
         assert!(m(&["file[0-9].txt"], "file7.txt", false));
         assert!(!m(&["file[!0-9].txt"], "file7.txt", false));
         assert!(m(&["?.md"], "a.md", false));
+    }
+
+    fn covers(pats: &[&str], path: &str) -> bool {
+        let pats: Vec<String> = pats.iter().map(|s| s.to_string()).collect();
+        let parts: Vec<&str> = path.split('/').filter(|c| !c.is_empty()).collect();
+        Patterns::new(&pats).covers(&parts)
+    }
+
+    #[test]
+    fn a_pattern_covers_a_directory_when_it_matches_all_it_could_hold() {
+        assert!(covers(&["secrets/**"], "secrets"));
+        assert!(covers(&["secrets/**"], "secrets/deep"));
+        assert!(!covers(&["secrets/**"], "pub"));
+        assert!(!covers(&["secrets/**"], ""));
+        assert!(covers(&["**"], ""));
+        assert!(covers(&["s*/**"], "secrets"));
+        assert!(covers(&["a/**/b/**"], "a/x/b"));
+        // A pattern for some names below covers nothing: the walk finds those.
+        assert!(!covers(&["*.key"], "d"));
+        assert!(!covers(&["a/**/z"], "a"));
+        // A re-include covers nothing.
+        assert!(!covers(&["!secrets/**"], "secrets"));
     }
 
     #[test]

@@ -152,9 +152,11 @@ impl Lexer {
                 self.redirect(c);
                 return;
             }
-            // Braces group only where a word would start (`{ a; }`); `${HOME}` is one word.
+            // Braces group only where a word would start (`{ a; }`); `${HOME}` is one word,
+            // and so is a brace expansion (`{/,}`, `{a,b}/c`).
             ';' | '\n' | '&' | '|' | '(' | ')' | '{' | '}'
-                if !(self.in_word && matches!(c, '{' | '}')) =>
+                if !((self.in_word && matches!(c, '{' | '}'))
+                    || (c == '{' && self.brace_expansion())) =>
             {
                 self.separator(c);
                 return;
@@ -165,6 +167,20 @@ impl Lexer {
             }
         }
         self.i += 1;
+    }
+
+    /// Whether the `{` at `self.i` opens a brace expansion: its `}` closes it before any
+    /// blank or separator, with a `,` or `..` between.
+    fn brace_expansion(&self) -> bool {
+        let rest = &self.chars[self.i + 1..];
+        let Some(end) = rest
+            .iter()
+            .position(|&ch| matches!(ch, '}' | ' ' | '\t' | '\n' | ';' | '|' | '&'))
+        else {
+            return false;
+        };
+        let inner: String = rest[..end].iter().collect();
+        rest[end] == '}' && (inner.contains(',') || inner.contains(".."))
     }
 
     fn double_quoted(&mut self) {

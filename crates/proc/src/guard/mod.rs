@@ -10,8 +10,14 @@
 //! the run's cwd and home (`/../`, `~/..`, `../root`, `$PWD`), and every parent of the root and
 //! of home is protected as they are.
 //!
-//! What a determined user can still do (variables, `find -delete`, a script file, an
-//! interpreter) is exactly why the README calls this a guard and names the real boundaries.
+//! Beyond those (SPEC 31.4): a rm behind `xargs` fed `/`, a command name that is a variable or
+//! `$(which rm)`, `busybox rm`, unknown variables in a target (`/$EMPTY` is `/`), brace
+//! expansions, `find … -delete` / `-exec rm`, `rsync --delete` onto a protected place, `mv` of
+//! one, system directories (`/etc`, `/usr`, …) as targets, and writes onto a disk device by
+//! `wipefs`, `cp`, `tee` and their kind.
+//!
+//! What a determined user can still do (a script file, an interpreter, a variable set in an
+//! earlier call) is exactly why the README calls this a guard and names the real boundaries.
 
 mod lex;
 #[cfg(test)]
@@ -29,6 +35,8 @@ pub enum Rule {
     ChmodRoot,
     PipeToShell,
     ForkBomb,
+    DeviceWrite,
+    MoveRoot,
 }
 
 impl Rule {
@@ -41,13 +49,15 @@ impl Rule {
             Rule::ChmodRoot => "chmod_root",
             Rule::PipeToShell => "pipe_to_shell",
             Rule::ForkBomb => "fork_bomb",
+            Rule::DeviceWrite => "device_write",
+            Rule::MoveRoot => "mv_root",
         }
     }
 
     pub fn describe(self) -> &'static str {
         match self {
             Rule::RmRoot => {
-                "recursive rm of /, ~, the project root, or a directory that contains one of them"
+                "recursive removal (rm, find -delete, rsync --delete) of /, ~, the project root, a system directory, or a directory that contains one of them"
             }
             Rule::Mkfs => "making a file system (mkfs)",
             Rule::DdDevice => "dd writing onto a device",
@@ -55,6 +65,8 @@ impl Rule {
             Rule::ChmodRoot => "recursive chmod of /, ~ or the project root",
             Rule::PipeToShell => "a download run as a script",
             Rule::ForkBomb => "a fork bomb",
+            Rule::DeviceWrite => "writing onto a disk device (wipefs, cp, tee, shred, …)",
+            Rule::MoveRoot => "moving /, ~, the project root or a system directory away",
         }
     }
 }
@@ -150,6 +162,7 @@ const WRAPPERS: &[(&str, &[&str], usize)] = &[
         1,
     ),
     ("taskset", &[], 1),
+    ("busybox", &[], 0),
 ];
 
 const RESERVED: &[&str] = &[
@@ -205,6 +218,116 @@ fn runs_scripts(name: &str) -> bool {
     SHELLS.contains(&name) || INTERPRETERS.contains(&name)
 }
 
+/// System directories: removing, moving or chmod-ing one of them whole is as bad as `/`.
+const SYSTEM_DIRS: &[&str] = &[
+    "/bin",
+    "/boot",
+    "/dev",
+    "/etc",
+    "/home",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/opt",
+    "/proc",
+    "/root",
+    "/run",
+    "/sbin",
+    "/srv",
+    "/sys",
+    "/usr",
+    "/var",
+    "/usr/bin",
+    "/usr/lib",
+    "/usr/lib64",
+    "/usr/local",
+    "/usr/sbin",
+    "/usr/share",
+    "/var/lib",
+    "/var/log",
+];
+
+/// `target` with every variable the guard cannot know taken out, as an unset (or empty) one
+/// would be: `/$EMPTY` and `/${X:-}` are `/`. `$HOME` and `$PWD` are kept for `resolve`.
+fn unknown_vars_out(target: &str) -> String {
+    let chars: Vec<char> = target.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i] != '$' {
+            out.push(chars[i]);
+            i += 1;
+            continue;
+        }
+        let (name, end) = match chars.get(i + 1) {
+            Some('{') => {
+                let (inner, end) = lex::balanced(&chars, i + 2, ('{', '}'));
+                (inner, end)
+            }
+            Some(c) if c.is_ascii_alphabetic() || *c == '_' => {
+                let len = chars[i + 1..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_alphanumeric() || **c == '_')
+                    .count();
+                (chars[i + 1..i + 1 + len].iter().collect(), i + 1 + len)
+            }
+            Some(c) if c.is_ascii_digit() || matches!(c, '@' | '*' | '#' | '?' | '!' | '-') => {
+                (c.to_string(), i + 2)
+            }
+            _ => {
+                out.push('$');
+                i += 1;
+                continue;
+            }
+        };
+        if matches!(name.as_str(), "HOME" | "PWD") {
+            out.extend(&chars[i..end]);
+        }
+        i = end;
+    }
+    out
+}
+
+/// A word's brace expansions (`{/,}` → `/` and ``, `/{usr,etc}` → `/usr`, `/etc`), at most
+/// 64 of them; a word without braces is itself.
+fn brace_words(word: &str) -> Vec<String> {
+    let chars: Vec<char> = word.chars().collect();
+    let Some(open) = chars.iter().position(|&c| c == '{') else {
+        return vec![word.to_string()];
+    };
+    if open > 0 && chars[open - 1] == '$' {
+        return vec![word.to_string()]; // `${VAR}`, not an expansion
+    }
+    let (inner, end) = lex::balanced(&chars, open + 1, ('{', '}'));
+    let head: String = chars[..open].iter().collect();
+    let tail: String = chars[end.min(chars.len())..].iter().collect();
+    let mut parts = vec![];
+    let mut depth = 0;
+    let mut cur = String::new();
+    for c in inner.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(std::mem::take(&mut cur));
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    parts.push(cur);
+    if parts.len() < 2 {
+        return vec![word.to_string()];
+    }
+    parts
+        .iter()
+        .flat_map(|p| brace_words(&format!("{head}{p}{tail}")))
+        .take(64)
+        .collect()
+}
+
 /// `target` as an absolute path, lexically normal, when it can be known: `~`, `$HOME`, `$PWD`
 /// and relative paths are expanded; a last `*` component (everything in it) is dropped.
 fn resolve(target: &str, p: &Places) -> String {
@@ -249,10 +372,114 @@ fn contains(a: &str, b: &str) -> bool {
 /// Is `target` one the guard protects: `/`, a home, the sandbox root, or a directory that
 /// contains one of them?
 fn protected(target: &str, p: &Places) -> bool {
-    let t = resolve(target, p);
-    let mut guarded: Vec<&str> = vec![p.root.as_str(), p.home()];
+    brace_words(target)
+        .iter()
+        .any(|t| protected_one(t, p, true))
+}
+
+/// As `protected`, leaving out the project root itself (what `find . -name x -delete` is for).
+fn protected_outside_root(target: &str, p: &Places) -> bool {
+    brace_words(target).iter().any(|t| {
+        protected_one(t, p, false)
+            || (protected_one(t, p, true) && !contains(&p.root, &resolve(t, p)))
+    })
+}
+
+fn protected_one(target: &str, p: &Places, root_too: bool) -> bool {
+    let known = unknown_vars_out(target);
+    // A target that starts with an unknown variable (`$dir/`) may be anything; one that starts
+    // at `/` or `~` stays there whatever the variables after it hold.
+    if known != target && !(target.starts_with('/') || target.starts_with('~')) {
+        return false;
+    }
+    let t = resolve(&known, p);
+    let mut guarded: Vec<&str> = vec![p.home()];
+    if root_too {
+        guarded.push(p.root.as_str());
+    }
     guarded.extend(p.homes.iter().map(String::as_str));
-    t == "/" || guarded.iter().any(|g| !g.is_empty() && contains(&t, g))
+    t == "/"
+        || SYSTEM_DIRS.contains(&t.as_str())
+        || guarded.iter().any(|g| !g.is_empty() && contains(&t, g))
+}
+
+/// A command name the guard cannot read (a variable, `$(which rm)`): it may be rm, and is
+/// judged as rm.
+fn unknown_name(word: &str) -> bool {
+    word.is_empty() || word.starts_with('$')
+}
+
+/// `find START… -delete`, or `-exec rm …` (also an unknown program): removes below START.
+fn find_removes(args: &[String], p: &Places) -> bool {
+    let starts = args
+        .iter()
+        .take_while(|a| !a.starts_with('-') && *a != "(" && *a != "!");
+    let removes = args.iter().enumerate().any(|(i, a)| {
+        a == "-delete"
+            || (matches!(a.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir")
+                && args
+                    .get(i + 1)
+                    .is_some_and(|w| base(w) == "rm" || unknown_name(w)))
+    });
+    // Below the project root a find with tests picks what it removes; without one it takes
+    // everything, as `rm -rf .` would.
+    let picks = args.iter().any(|a| FIND_TESTS.contains(&a.as_str()));
+    removes
+        && starts.into_iter().any(|s| {
+            if picks {
+                protected_outside_root(s, p)
+            } else {
+                protected(s, p)
+            }
+        })
+}
+
+/// find's tests that choose what it acts on.
+const FIND_TESTS: &[&str] = &[
+    "-name",
+    "-iname",
+    "-path",
+    "-ipath",
+    "-wholename",
+    "-regex",
+    "-iregex",
+    "-type",
+    "-newer",
+    "-mtime",
+    "-mmin",
+    "-atime",
+    "-amin",
+    "-ctime",
+    "-cmin",
+    "-size",
+    "-user",
+    "-group",
+    "-perm",
+    "-empty",
+    "-links",
+    "-inum",
+    "-samefile",
+];
+
+/// `rsync --delete … DEST` onto a protected place: what DEST holds and SRC lacks goes.
+fn rsync_deletes(args: &[String], p: &Places) -> bool {
+    let deletes = args
+        .iter()
+        .any(|a| a.starts_with("--delete") || a == "--remove-source-files");
+    deletes && operands(args).last().is_some_and(|d| protected(d, p))
+}
+
+/// Programs that write a disk device given as an operand (`wipefs -a /dev/sda`,
+/// `tee /dev/sda`), and copies whose destination is one (`cp /dev/zero /dev/sda`).
+fn writes_device(name: &str, args: &[String]) -> bool {
+    let any = || operands(args).any(|a| disk_device(a));
+    let last = || operands(args).last().is_some_and(|a| disk_device(a));
+    match name {
+        "wipefs" | "shred" | "blkdiscard" | "sfdisk" | "fdisk" | "cfdisk" | "parted" | "sgdisk"
+        | "tee" | "badblocks" => any(),
+        "cp" | "mv" | "install" | "rsync" | "pv" | "ddrescue" => last(),
+        _ => false,
+    }
 }
 
 /// rm or chmod with a recursive flag, in any spelling.
@@ -305,11 +532,24 @@ fn check_simple(cmd: &Simple, p: &Places, depth: usize) -> Option<Rule> {
     }
     let words = strip_wrappers(&cmd.words);
     let (name, args) = match words.split_first() {
+        Some((n, a)) if unknown_name(n) => ("rm", a),
         Some((n, a)) => (base(n), a),
         None => return None,
     };
+    if writes_device(name, args) {
+        return Some(Rule::DeviceWrite);
+    }
     match name {
         "rm" if recursive(args) && operands(args).any(|t| protected(t, p)) => Some(Rule::RmRoot),
+        "find" if find_removes(args, p) => Some(Rule::RmRoot),
+        "rsync" if rsync_deletes(args, p) => Some(Rule::RmRoot),
+        "mv" if {
+            let ops: Vec<&String> = operands(args).collect();
+            ops.len() >= 2 && ops[..ops.len() - 1].iter().any(|t| protected(t, p))
+        } =>
+        {
+            Some(Rule::MoveRoot)
+        }
         "chmod" | "chown" | "chgrp"
             if recursive(args) && operands(args).any(|t| protected(t, p)) =>
         {
@@ -344,6 +584,38 @@ fn check_simple(cmd: &Simple, p: &Places, depth: usize) -> Option<Rule> {
         }
         _ => None,
     }
+}
+
+/// `echo / | xargs rm -rf`: a recursive rm behind xargs removes what the commands before it
+/// in the pipeline print; their operands are its targets.
+fn xargs_rm(pl: &Pipeline, p: &Places) -> Option<Rule> {
+    for (i, c) in pl.iter().enumerate() {
+        let inner = strip_wrappers(&c.words);
+        let wrappers = &c.words[..c.words.len() - inner.len()];
+        let Some((name, args)) = inner.split_first() else {
+            continue;
+        };
+        let is_rm = base(name) == "rm" || unknown_name(name);
+        if !(wrappers.iter().any(|w| base(w) == "xargs") && is_rm && recursive(args)) {
+            continue;
+        }
+        // What `echo` and `printf` print is their operands; `find`'s is what it finds.
+        let fed = pl[..i]
+            .iter()
+            .map(|c| strip_wrappers(&c.words))
+            .filter(|w| {
+                w.first()
+                    .is_some_and(|n| matches!(base(n), "echo" | "printf"))
+            })
+            .flat_map(|w| w.iter().skip(1));
+        if fed
+            .into_iter()
+            .any(|t| !t.starts_with('-') && protected(t, p))
+        {
+            return Some(Rule::RmRoot);
+        }
+    }
+    None
 }
 
 /// A download piped into something that runs it (`curl … | sudo sh`).
@@ -449,7 +721,7 @@ fn check_depth(src: &str, p: &Places, depth: usize) -> Option<Rule> {
     }
     let pipelines = lex(src);
     for pl in &pipelines {
-        if let Some(rule) = check_pipeline(pl) {
+        if let Some(rule) = check_pipeline(pl).or_else(|| xargs_rm(pl, p)) {
             return Some(rule);
         }
         for cmd in pl {

@@ -315,3 +315,78 @@ fn unbalanced_quotes_do_not_hide_a_command() {
     assert_eq!(rule("sh -c 'rm -rf /"), Some("rm_root"));
     assert_eq!(rule("bash <(curl x"), Some("pipe_to_shell"));
 }
+
+/// SPEC 31.4's forms: each is refused, and only ever read here.
+#[test]
+fn the_forms_a_red_team_got_past() {
+    let cases = [
+        ("echo / | xargs rm -rf", "rm_root"),
+        ("printf '%s\\n' ~ | xargs -0 rm -rf", "rm_root"),
+        ("echo / | sudo xargs -n1 rm -rf --", "rm_root"),
+        ("wipefs -a /dev/sda", "device_write"),
+        ("cp /dev/zero /dev/sda", "device_write"),
+        ("tee /dev/nvme0n1 < image", "device_write"),
+        ("shred -n1 /dev/sdb", "device_write"),
+        ("rm -rf /$EMPTY", "rm_root"),
+        ("rm -rf /${X:-}", "rm_root"),
+        ("rm -rf \"/$UNSET\"", "rm_root"),
+        ("rm -rf /usr/$X", "rm_root"),
+        ("rm -rf {/,}", "rm_root"),
+        ("rm -rf /{,}", "rm_root"),
+        ("rm -rf {/tmp/x,/}", "rm_root"),
+        ("rm -rf /{usr,tmp}", "rm_root"),
+        ("find / -delete", "rm_root"),
+        ("find / -name '*' -delete", "rm_root"),
+        ("find ~ -exec rm {} \\;", "rm_root"),
+        ("find ~ -type f -exec rm -f {} +", "rm_root"),
+        ("find . -execdir rm -rf {} +", "rm_root"),
+        ("$(which rm) -rf /", "rm_root"),
+        ("`which rm` -rf ~", "rm_root"),
+        ("R=rm; $R -rf /", "rm_root"),
+        ("${RM} -rf ~", "rm_root"),
+        ("busybox rm -rf /", "rm_root"),
+        ("rsync -a --delete empty/ /", "rm_root"),
+        ("rsync -a --delete-before empty/ ~/", "rm_root"),
+        ("mv ~ /tmp/gone", "mv_root"),
+        ("mv / /tmp/x", "mv_root"),
+        ("mv /etc /tmp/etc", "mv_root"),
+        ("rm -rf /etc", "rm_root"),
+        ("rm -rf /usr/", "rm_root"),
+        ("rm -rf /bin", "rm_root"),
+        ("rm -rf /var/*", "rm_root"),
+        ("chmod -R 000 /etc", "chmod_root"),
+    ];
+    for (cmd, want) in cases {
+        assert_eq!(rule(cmd), Some(want), "{cmd}");
+    }
+}
+
+/// What those rules must still let through.
+#[test]
+fn their_ordinary_neighbours_pass() {
+    all_are(
+        None,
+        &[
+            "find . -name '*.pyc' -delete",
+            "find build -type f -exec rm {} +",
+            "find / -name '*.log' -print",
+            "find . -type d -name node_modules | xargs rm -rf",
+            "echo build | xargs rm -rf",
+            "rm -rf \"$tmpdir\"",
+            "rm -rf $dir/",
+            "rm -rf /tmp/$USER-cache",
+            "rm -rf build/{a,b}",
+            "echo {1..3}",
+            "cp a.txt /tmp/",
+            "tee out.log",
+            "rsync -a --delete src/ dest/",
+            "rsync -a src/ /",
+            "mv build/ /tmp/old-build",
+            "mv ~/a.txt ~/b.txt",
+            "rm -f /etc/foo.conf",
+            "rm -rf /etc/myapp",
+            "wipefs --help",
+            "$EDITOR notes.txt",
+        ],
+    );
+}

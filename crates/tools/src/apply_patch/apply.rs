@@ -58,15 +58,35 @@ pub struct Planned {
     pub known: bool,
 }
 
-/// The ops of one file: an Update may come back for the same file later in the patch (its
-/// hunks are then searched from the top again).
+/// The ops of one file, each hunk with whether its search starts from the top.
 struct Work<'p> {
     op: &'p FileOp,
     hunks: Vec<(&'p Hunk, bool)>,
 }
 
+/// Files one patch may change. Each is held open from its resolution to the commit (its
+/// handle, a move's source, its directory's lock), so the count is bounded by what the process
+/// may open (SPEC 31.4: 100,000 added files ran into EMFILE half-way).
+fn max_files() -> usize {
+    let soft = rustix::process::getrlimit(rustix::process::Resource::Nofile)
+        .current
+        .unwrap_or(u64::MAX);
+    (soft.saturating_sub(64) / 3).clamp(16, 1000) as usize
+}
+
 pub fn apply(ctx: &Ctx, ops: &[FileOp]) -> Result<Success> {
     let works = group(ops);
+    let most = max_files();
+    if works.len() > most {
+        return Err(ToolError::too_large(
+            most,
+            format!(
+                "the patch changes {} files; one patch changes at most {most} (each is held open while it applies)",
+                works.len()
+            ),
+        )
+        .hint("Split the patch into several."));
+    }
     // Resolve every path first: a path outside the root fails before any lock is taken.
     let mut resolved: Vec<(Resolved, Option<Resolved>)> = Vec::with_capacity(works.len());
     for w in &works {
@@ -104,32 +124,21 @@ pub fn apply(ctx: &Ctx, ops: &[FileOp]) -> Result<Success> {
     Ok(report::success(&planned))
 }
 
+/// One work per op: two sections for one file are refused by `refuse_twice` (SPEC 31.4), as
+/// silently merging them let a second `*** Update File:` re-search a file the first had
+/// already changed.
 fn group(ops: &[FileOp]) -> Vec<Work<'_>> {
-    let mut works: Vec<Work> = Vec::new();
-    for op in ops {
-        if let FileOp::Update {
-            path,
-            move_to: None,
-            hunks,
-            ..
-        } = op
-            && let Some(w) = works.iter_mut().find(
-                |w| matches!(w.op, FileOp::Update { path: p, move_to: None, .. } if p == path),
-            )
-        {
-            w.hunks
-                .extend(hunks.iter().enumerate().map(|(i, h)| (h, i == 0)));
-            continue;
-        }
-        let hunks = match op {
-            FileOp::Update { hunks, .. } => {
-                hunks.iter().enumerate().map(|(i, h)| (h, i == 0)).collect()
-            }
-            _ => vec![],
-        };
-        works.push(Work { op, hunks });
-    }
-    works
+    ops.iter()
+        .map(|op| {
+            let hunks = match op {
+                FileOp::Update { hunks, .. } => {
+                    hunks.iter().enumerate().map(|(i, h)| (h, i == 0)).collect()
+                }
+                _ => vec![],
+            };
+            Work { op, hunks }
+        })
+        .collect()
 }
 
 fn resolve(ctx: &Ctx, op: &FileOp) -> Result<(Resolved, Option<Resolved>)> {
@@ -168,9 +177,8 @@ fn notebook(shown: &str, op: &FileOp) -> Result<()> {
     write::refuse_notebook(shown).map_err(|e| e.with("field", "patch").with("line", op.line()))
 }
 
-/// One file, one change: a file named by two ops (other than Updates, which are merged) or
-/// moved onto another op's file would make the result depend on an order the model may not
-/// have meant.
+/// One file, one change: a file named by two ops (two Updates too) or moved onto another op's
+/// file would make the result depend on an order the model may not have meant.
 fn refuse_twice(works: &[Work], resolved: &[(Resolved, Option<Resolved>)]) -> Result<()> {
     let mut seen: Vec<(&std::path::Path, usize, &str)> = Vec::new();
     for (w, (t, f)) in works.iter().zip(resolved) {
@@ -397,7 +405,7 @@ fn plan_update(
             })
             .collect();
         let hunks: Vec<&Hunk> = w.hunks.iter().map(|(h, _)| *h).collect();
-        let outcome = ladder::plan(&doc, &specs)
+        let outcome = ladder::plan_until(&doc, &specs, &|| ctx.cancelled())
             .map_err(|f| report::hunk_failure(f, &shown, &hunks, &specs, &doc))?;
         if doc.lossy {
             ctx.warn(format!(

@@ -108,7 +108,7 @@ fn prepare<'p>(ctx: &Ctx, p: &'p Planned) -> Result<Ready<'p>> {
             r.after = Fingerprint::of_bytes(bytes, meta);
             if let Some(after) = rewritten(p) {
                 let hash = xxhash_rust::xxh3::xxh3_64(bytes);
-                r.kept = journal::keep(ctx, &source.real, meta, hash);
+                r.kept = journal::keep(ctx, source, meta, hash);
                 let staged = stage(source, after, Some(meta))?;
                 r.after = staged.fp;
                 r.staged = Some(staged);
@@ -116,7 +116,7 @@ fn prepare<'p>(ctx: &Ctx, p: &'p Planned) -> Result<Ready<'p>> {
             if p.action == Action::Move {
                 if let Some((old, m)) = &p.replaced {
                     let hash = xxhash_rust::xxh3::xxh3_64(old);
-                    r.kept_dest = journal::keep(ctx, &p.target.real, m, hash);
+                    r.kept_dest = journal::keep(ctx, &p.target, m, hash);
                 }
                 r.created = p
                     .target

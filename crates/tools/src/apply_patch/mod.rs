@@ -50,9 +50,33 @@ A file read in this session must not have changed since (stale_read); files not 
 
     fn run(ctx: &Ctx, input: Input) -> Result<Success> {
         let text = patch_text(input)?;
+        parsed_size(&text)?;
         let ops = parse::parse(&text).map_err(|e| report::parse_error(&e, &text))?;
         apply::apply(ctx, &ops)
     }
+}
+
+/// What a parsed line costs besides its text: a `String` in the hunk's old lines and one in its
+/// new ones (a context line is both).
+const PER_LINE: u64 = 2 * std::mem::size_of::<String>() as u64;
+
+/// Refuses, before parsing, a patch whose parsed form would pass twice its text and 16 MiB
+/// (SPEC 31.4): a patch of 2 M `+` lines (4 MB) peaked at 278 MB, one `String` a line.
+fn parsed_size(text: &str) -> Result<()> {
+    let lines = memchr::memchr_iter(b'\n', text.as_bytes()).count() as u64 + 1;
+    let bytes = text.len() as u64;
+    let limit = 2 * bytes + (16 << 20);
+    let size = bytes + PER_LINE * lines;
+    if size > limit {
+        return Err(ToolError::too_large(
+            limit,
+            format!(
+                "the patch's {lines} lines in {bytes} bytes would take {size} bytes once parsed; at most twice the patch and 16 MiB ({limit} bytes)"
+            ),
+        )
+        .hint("Split the patch, or write a large new file with write."));
+    }
+    Ok(())
 }
 
 /// The patch, from `patch`/`input` or from Codex's `command: ["apply_patch", PATCH]`.

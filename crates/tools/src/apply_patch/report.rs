@@ -143,6 +143,7 @@ pub fn hunk_failure(
         Failure::TooLarge { index, size } => ToolError::too_large(MAX_RESULT, format!("{}: the patch would make {shown} {size} bytes; at most {MAX_RESULT} bytes (64 MiB) are written", which(index, hunks, shown)))
         .with("path", shown)
         .with("hunk", index),
+        Failure::Stopped { .. } => ToolError::cancelled("apply_patch"),
         // line edits' failures: a patch makes none
         Failure::Range { index, .. } | Failure::Overlap { index, .. } | Failure::Expected { index, .. } => {
             ToolError::internal(format!("{}: a line-edit failure in a patch", which(index, hunks, shown)))

@@ -143,10 +143,13 @@ The file keeps its encoding, line endings (CRLF stays CRLF), BOM and every byte 
 
         let doc = encode::Doc::decode(bytes);
         let outcome = match &plan {
-            form::Plan::Text(specs) => apply::plan(&doc, specs),
+            form::Plan::Text(specs) => apply::plan_until(&doc, specs, &|| ctx.cancelled()),
             form::Plan::Lines(specs) => by_lines::plan(&doc, specs),
         }
-        .map_err(|f| report::failure(f, shown, &plan.olds(), edits_form, &doc))?;
+        .map_err(|f| {
+            let read = report::read_again(shown, ctx.offered("read", None).as_ref());
+            report::failure(f, shown, &plan.olds(), edits_form, &doc, &read)
+        })?;
         if outcome.bytes() == bytes {
             return Err(ToolError::new(
                 Code::NoChange,
@@ -163,7 +166,7 @@ The file keeps its encoding, line endings (CRLF stays CRLF), BOM and every byte 
         if !dry_run {
             // Linked before the rename, while the old inode still has its name; a failed
             // write drops the link again.
-            let before = current.before(current.keep(ctx, real));
+            let before = current.before(current.keep(ctx, &target));
             change::replace(
                 ctx,
                 "edit",

@@ -242,9 +242,27 @@ fn listing(text: &str, idx: &LineIndex, spans: &[Span]) -> Vec<String> {
     out
 }
 
+/// How a hint tells the model to read the file again: `Read a.txt`, with the read tool as this
+/// call's model has it where that is not our `read` (SPEC 25.5).
+pub fn read_again(shown: &str, read: Option<&crate::offered::Named>) -> String {
+    match read {
+        Some(r) if r.name != "read" => {
+            format!("Read {shown} ({})", r.call(None, &[("path", shown)]))
+        }
+        _ => format!("Read {shown}"),
+    }
+}
+
 /// The error for a failed plan: message (with the numbered lines that help), hint and fields.
-/// `olds`: each edit's old_string (empty for a line edit).
-pub fn failure(f: Failure, shown: &str, olds: &[&str], edits_form: bool, doc: &Doc) -> ToolError {
+/// `olds`: each edit's old_string (empty for a line edit); `read`: `read_again`'s words.
+pub fn failure(
+    f: Failure,
+    shown: &str,
+    olds: &[&str],
+    edits_form: bool,
+    doc: &Doc,
+    read: &str,
+) -> ToolError {
     let total = olds.len();
     let pre = |i: usize| which(i, total, edits_form);
     let field = |i: usize, name: &str| {
@@ -268,7 +286,7 @@ pub fn failure(f: Failure, shown: &str, olds: &[&str], edits_form: bool, doc: &D
             let mut hints = causes(old);
             if let Some((a, b)) = already {
                 hints.push(format!(
-                    "new_string already stands at {}: this edit looks already applied. Read the file before trying again.",
+                    "new_string already stands at {}: this edit looks already applied. {read} before trying again.",
                     line_range(a, b)
                 ));
             }
@@ -287,7 +305,7 @@ pub fn failure(f: Failure, shown: &str, olds: &[&str], edits_form: bool, doc: &D
                         "\nNo region of the file resembles it."
                     });
                     hints.push(format!(
-                        "Read {shown} to find the text you mean; check that it is the right file."
+                        "{read} to find the text you mean; check that it is the right file."
                     ));
                     Value::Null
                 }
@@ -409,7 +427,7 @@ pub fn failure(f: Failure, shown: &str, olds: &[&str], edits_form: bool, doc: &D
                 ToolError::invalid(&field(index, name), format!("{}{what}", pre(index)))
                     .with("path", shown)
                     .with("line_count", count)
-                    .hint(format!("Read {shown} again to see its lines as they are now.")),
+                    .hint(format!("{read} again to see its lines as they are now.")),
                 index,
                 edits_form,
             )
@@ -447,7 +465,7 @@ pub fn failure(f: Failure, shown: &str, olds: &[&str], edits_form: bool, doc: &D
                     .with("path", shown)
                     .with("closest", closest_value(&c))
                     .hint(format!(
-                        "The file changed since you read it, or the line numbers are off. Read {shown} again and use its current line numbers."
+                        "The file changed since you read it, or the line numbers are off. {read} again and use its current line numbers."
                     )),
                 index,
                 edits_form,
@@ -480,6 +498,7 @@ pub fn failure(f: Failure, shown: &str, olds: &[&str], edits_form: bool, doc: &D
             ));
             with_index(err, index, edits_form)
         }
+        Failure::Stopped { .. } => ToolError::cancelled("edit"),
         Failure::TooLarge { index, size } => with_index(
             ToolError::too_large(super::apply::MAX_RESULT, format!(
                     "{}the edit would make {shown} {size} bytes; edit leaves files of at most {} bytes (64 MiB), so nothing was written",

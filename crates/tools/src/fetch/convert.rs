@@ -7,6 +7,8 @@
 //! absolute.
 
 use super::Mode;
+use super::nesting::{CHUNK, chunks, flatten};
+use crate::control::Control;
 use htmd::element_handler::{HandlerResult, Handlers};
 use htmd::options::{
     BulletListMarker, CodeBlockFence, CodeBlockStyle, HeadingStyle, LinkStyle, Options,
@@ -16,6 +18,7 @@ use markup5ever_rcdom::{Node as RcNode, NodeData};
 use scraper::{ElementRef, Html, Selector};
 use std::collections::HashSet;
 use std::rc::Rc;
+use std::sync::Arc;
 use url::Url;
 
 /// Dropped before conversion: scripts and styles, and the chrome around the content
@@ -55,18 +58,74 @@ fn on_deep_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     })
 }
 
-/// Converts an HTML page per `mode` (not `raw`): see `html_here`.
-pub fn html(source: &str, page_url: &Url, mode: Mode, selector: Option<&Selector>) -> Rendered {
-    on_deep_stack(|| html_here(source, page_url, mode, selector))
+/// Converts an HTML page per `mode` (not `raw`): see `html_here`. The work is linear in the
+/// page (its nesting is bounded first, nesting.rs) and stops, with nothing converted, when
+/// `control` is cancelled or out of time (SPEC 31.4).
+pub fn html(
+    source: &str,
+    page_url: &Url,
+    mode: Mode,
+    selector: Option<&Selector>,
+    control: &Arc<Control>,
+) -> Rendered {
+    let stop = || control.is_cancelled();
+    on_deep_stack(|| html_here(source, page_url, mode, selector, &stop, control)).unwrap_or(
+        Rendered {
+            content: String::new(),
+            title: None,
+            warnings: vec!["the conversion was stopped before it finished".into()],
+        },
+    )
 }
 
 /// The page's `<title>`.
-pub fn title_of(source: &str) -> Option<String> {
-    on_deep_stack(|| title_here(source))
+pub fn title_of(source: &str, control: &Control) -> Option<String> {
+    let stop = || control.is_cancelled();
+    on_deep_stack(|| title(&parse(source, &stop)?))
 }
 
-fn html_here(source: &str, page_url: &Url, mode: Mode, selector: Option<&Selector>) -> Rendered {
-    let mut doc = Html::parse_document(source);
+type Stop<'a> = &'a (dyn Fn() -> bool + Sync);
+
+/// The page as scraper's tree, its nesting bounded, fed in pieces so `stop` is heard.
+fn parse(source: &str, stop: Stop) -> Option<Html> {
+    use html5ever_scraper::tendril::TendrilSink;
+    let flat = flatten(source, stop)?;
+    let sink = scraper::HtmlTreeSink::new(Html::new_document());
+    let mut parser = html5ever_scraper::driver::parse_document(sink, Default::default());
+    for piece in chunks(&flat, CHUNK) {
+        if stop() {
+            return None;
+        }
+        parser.process(piece.into());
+    }
+    Some(parser.finish())
+}
+
+/// htmd's tree of a part of the page, as `parse` builds scraper's.
+fn htmd_tree(html: &str, stop: Stop) -> Option<Rc<RcNode>> {
+    use html5ever::tendril::TendrilSink;
+    let mut parser = html5ever::parse_document(
+        markup5ever_rcdom::RcDom::default(),
+        html5ever::ParseOpts::default(),
+    );
+    for piece in chunks(html, CHUNK) {
+        if stop() {
+            return None;
+        }
+        parser.process(piece.into());
+    }
+    Some(parser.finish().document)
+}
+
+fn html_here(
+    source: &str,
+    page_url: &Url,
+    mode: Mode,
+    selector: Option<&Selector>,
+    stop: Stop,
+    control: &Arc<Control>,
+) -> Option<Rendered> {
+    let mut doc = parse(source, stop)?;
     let title = title(&doc);
     let mut warnings = Vec::new();
     let chosen: Option<Vec<_>> = selector.map(|s| outermost(&doc, s));
@@ -84,11 +143,11 @@ fn html_here(source: &str, page_url: &Url, mode: Mode, selector: Option<&Selecto
                 .collect(),
             None => source.to_string(),
         };
-        return Rendered {
+        return Some(Rendered {
             content,
             title,
             warnings,
-        };
+        });
     }
     let base = doc
         .select(&sel("base[href]"))
@@ -97,17 +156,24 @@ fn html_here(source: &str, page_url: &Url, mode: Mode, selector: Option<&Selecto
         .unwrap_or_else(|| page_url.clone());
     drop_noise(&mut doc, chosen.as_deref().unwrap_or(&[]));
     let roots = chosen.unwrap_or_else(|| vec![main_content(&doc)]);
-    let converter = markdown_converter(&base);
-    let parts: Vec<String> = roots
+    let converter = markdown_converter(&base, control);
+    let mut parts = Vec::new();
+    for el in roots
         .iter()
         .filter_map(|id| doc.tree.get(*id).and_then(ElementRef::wrap))
-        .map(|el| match mode {
-            Mode::Text => super::text::plain_text(el),
-            _ => converter.convert(&el.html()).unwrap_or_default(),
-        })
-        .map(|s| tidy(&s))
-        .filter(|s| !s.is_empty())
-        .collect();
+    {
+        let part = match mode {
+            Mode::Text => super::text::plain_text(el, stop)?,
+            _ => converter.tree_to_markdown(&htmd_tree(&el.html(), stop)?),
+        };
+        if stop() {
+            return None;
+        }
+        let part = tidy(&part);
+        if !part.is_empty() {
+            parts.push(part);
+        }
+    }
     let mut content = parts.join("\n\n");
     if !content.is_empty() {
         content.push('\n');
@@ -116,16 +182,11 @@ fn html_here(source: &str, page_url: &Url, mode: Mode, selector: Option<&Selecto
             "the page has no text once scripts and navigation are dropped; it may build its content with JavaScript, which fetch does not run (mode html shows the page as sent)".to_string(),
         );
     }
-    Rendered {
+    Some(Rendered {
         content,
         title,
         warnings,
-    }
-}
-
-/// The page's `<title>`, whitespace collapsed.
-fn title_here(source: &str) -> Option<String> {
-    title(&Html::parse_document(source))
+    })
 }
 
 fn title(doc: &Html) -> Option<String> {
@@ -258,7 +319,32 @@ fn tidy(s: &str) -> String {
     out.trim_end().to_string()
 }
 
-fn markdown_converter(base: &Url) -> HtmlToMarkdown {
+/// Elements htmd converts with a handler of its own, where a stopped conversion gives up the
+/// rest: each is looked at once, so the check costs one atomic load per block.
+const CHECKED: &[&str] = &[
+    "div",
+    "p",
+    "li",
+    "ul",
+    "ol",
+    "blockquote",
+    "table",
+    "tr",
+    "td",
+    "th",
+    "section",
+    "article",
+    "dd",
+    "dt",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+];
+
+fn markdown_converter(base: &Url, control: &Arc<Control>) -> HtmlToMarkdown {
     let options = Options {
         heading_style: HeadingStyle::Atx,
         bullet_list_marker: BulletListMarker::Dash,
@@ -271,9 +357,16 @@ fn markdown_converter(base: &Url) -> HtmlToMarkdown {
     };
     let for_links = base.clone();
     let for_images = base.clone();
+    let control = Arc::clone(control);
     HtmlToMarkdown::builder()
         .options(options)
         .skip_tags(NEVER_TEXT.to_vec())
+        .add_handler(CHECKED.to_vec(), move |h: &dyn Handlers, el: Element| {
+            if control.is_cancelled() {
+                return Some("".into());
+            }
+            h.fallback(el)
+        })
         .add_handler(vec!["pre"], pre_handler)
         .add_handler(vec!["a"], move |h: &dyn Handlers, el: Element| {
             let Some(href) = attr(el.attrs, "href") else {

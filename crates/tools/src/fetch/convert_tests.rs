@@ -7,12 +7,16 @@ fn url() -> Url {
     Url::parse("https://docs.example.org/guide/start.html").unwrap()
 }
 
+fn html4(source: &str, url: &Url, mode: Mode, selector: Option<&Selector>) -> Rendered {
+    super::html(source, url, mode, selector, &Default::default())
+}
+
 fn md(html: &str) -> String {
-    super::html(html, &url(), Mode::Markdown, None).content
+    html4(html, &url(), Mode::Markdown, None).content
 }
 
 fn md_sel(html: &str, s: &str) -> Rendered {
-    super::html(
+    html4(
         html,
         &url(),
         Mode::Markdown,
@@ -115,7 +119,7 @@ fn noise_is_dropped_and_the_main_content_kept() {
         <noscript>Enable JS</noscript><form><input name=q><button>Go</button></form>\
         <div hidden>secret</div><span aria-hidden=\"true\">icon</span></main>\
         <footer>Copyright</footer><script>trackScroll()</script></body></html>";
-    let r = super::html(page, &url(), Mode::Markdown, None);
+    let r = html4(page, &url(), Mode::Markdown, None);
     assert_eq!(r.title.as_deref(), Some("My Page"));
     assert_eq!(
         r.content,
@@ -189,14 +193,14 @@ fn selector_keeps_only_the_matches() {
     let r = md_sel(page, "table");
     assert_eq!(r.content, "");
     assert_eq!(r.warnings.len(), 1);
-    let h = super::html(
+    let h = html4(
         page,
         &url(),
         Mode::Html,
         Some(&Selector::parse("h1").unwrap()),
     );
     assert_eq!(h.content, "<h1>One</h1>\n");
-    let h = super::html(page, &url(), Mode::Html, None);
+    let h = html4(page, &url(), Mode::Html, None);
     assert_eq!(
         h.content, page,
         "html mode without a selector is the page as sent"
@@ -209,7 +213,7 @@ fn text_mode_is_plain() {
         <ul><li>one<ol><li>sub</li></ol></li><li>two</li></ul>\
         <table><tr><th>k</th><th>v</th></tr><tr><td>a</td><td>1</td></tr></table>\
         <pre>  keep\n    this</pre><p>end<br>line</p></body>";
-    let r = super::html(page, &url(), Mode::Text, None);
+    let r = html4(page, &url(), Mode::Text, None);
     assert_eq!(
         r.content,
         "Title\n\nSome bold and a link.\n\n- one\n  1. sub\n- two\n\nk\tv\na\t1\n\n  keep\n    this\n\nend\nline\n"
@@ -218,7 +222,7 @@ fn text_mode_is_plain() {
 
 #[test]
 fn an_empty_page_warns_about_javascript() {
-    let r = super::html(
+    let r = html4(
         "<html><body><div id=root></div><script>render()</script></body></html>",
         &url(),
         Mode::Markdown,

@@ -8,8 +8,9 @@
 //! pages the result.
 
 mod cache;
-mod convert;
+pub mod convert;
 mod failure;
+pub mod nesting;
 mod text;
 
 use crate::context::Ctx;
@@ -134,11 +135,11 @@ Only public hosts are reachable: localhost, private networks and cloud metadata 
         let final_url = Url::parse(&entry.url).unwrap_or_else(|_| url.clone());
         let (content, title) = match (kind, mode) {
             (Kind::Html, Mode::Raw) => {
-                let title = convert::title_of(&text);
+                let title = convert::title_of(&text, &ctx.control);
                 (text, title)
             }
             (Kind::Html, m) => {
-                let r = convert::html(&text, &final_url, m, selector.as_ref());
+                let r = convert::html(&text, &final_url, m, selector.as_ref(), &ctx.control);
                 r.warnings.into_iter().for_each(|w| ctx.warn(w));
                 (r.content, r.title)
             }
@@ -290,7 +291,9 @@ fn http_error(r: &mut http::Opened) -> ToolError {
                 .and_then(decode::charset_param);
             let (text, _) = decode::decode(&entry.body, charset.as_deref(), kind);
             let text = match kind {
-                Kind::Html => convert::html(&text, &r.url, Mode::Markdown, None).content,
+                Kind::Html => {
+                    convert::html(&text, &r.url, Mode::Markdown, None, &Default::default()).content
+                }
                 Kind::Text => text,
             };
             let text = text.trim();

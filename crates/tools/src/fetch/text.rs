@@ -3,21 +3,50 @@
 
 use scraper::{ElementRef, Node};
 
-/// `mode: "text"`: the words, with paragraphs, list items and table rows on their own lines.
-pub fn plain_text(root: ElementRef) -> String {
-    let mut out = TextOut::default();
+/// `mode: "text"`: the words, with paragraphs, list items and table rows on their own lines;
+/// `None` when `stop` says so first.
+pub fn plain_text(root: ElementRef, stop: &dyn Fn() -> bool) -> Option<String> {
+    let mut out = TextOut {
+        stop,
+        ..TextOut::new()
+    };
     walk_text(*root, &mut out, 0);
-    out.s
+    (!out.stopped).then_some(out.s)
 }
 
-#[derive(Default)]
-struct TextOut {
+struct TextOut<'a> {
     s: String,
     breaks: usize,
     space: bool,
+    stop: &'a dyn Fn() -> bool,
+    /// Elements walked, to look at `stop` every so many.
+    seen: usize,
+    stopped: bool,
 }
 
-impl TextOut {
+impl TextOut<'_> {
+    fn new() -> TextOut<'static> {
+        TextOut {
+            s: String::new(),
+            breaks: 0,
+            space: false,
+            stop: &|| false,
+            seen: 0,
+            stopped: false,
+        }
+    }
+
+    /// Whether to give up: looked at once every 1,024 elements.
+    fn halted(&mut self) -> bool {
+        self.seen += 1;
+        if self.seen.is_multiple_of(1024) && !self.stopped {
+            self.stopped = (self.stop)();
+        }
+        self.stopped
+    }
+}
+
+impl TextOut<'_> {
     fn brk(&mut self, n: usize) {
         if n > 0 {
             self.breaks = self.breaks.max(n);
@@ -56,6 +85,9 @@ type TreeNode<'a> = ego_tree::NodeRef<'a, Node>;
 
 fn walk_text(node: TreeNode, out: &mut TextOut, depth: usize) {
     for child in node.children() {
+        if out.halted() {
+            return;
+        }
         match child.value() {
             Node::Text(t) => out.words(t),
             Node::Element(e) => {

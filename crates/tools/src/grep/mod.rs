@@ -82,6 +82,7 @@ pub struct Input {
     pub path: Option<String>,
     /// Only files matching this glob (ripgrep's -g): e.g. "*.rs", "*.{ts,tsx}", "!*.min.js";
     /// a string or an array of them.
+    #[serde(alias = "file_pattern")]
     pub glob: Option<Globs>,
     /// Only files of this ripgrep type: rust, py, js, ts, go, c, cpp, java, md, …
     #[serde(rename = "type")]
@@ -107,6 +108,11 @@ pub struct Input {
     /// Lines of context before and after each match (content mode; -A and -B override it).
     #[serde(rename = "-C")]
     pub context: Option<u64>,
+    /// Seed 000's `context` (SPEC 25.6): `-C` with `content` as the default output_mode and at
+    /// most `SEED_PER_FILE` matches a file. Taken, not offered: the schema keeps one spelling.
+    #[serde(rename = "context")]
+    #[schemars(skip)]
+    pub seed_context: Option<u64>,
     /// Let `.` match newlines and patterns span lines.
     #[schemars(extend("default" = false))]
     pub multiline: Option<bool>,
@@ -147,7 +153,8 @@ Honours .gitignore/.ignore/.rgignore, skips hidden and binary files (a file name
         true
     }
 
-    fn run(ctx: &Ctx, input: Input) -> Result<Success> {
+    fn run(ctx: &Ctx, mut input: Input) -> Result<Success> {
+        let per_file = seed_context(&mut input)?;
         let mode = match input.output_mode.unwrap_or_default() {
             OutputMode::FilesWithMatches => Mode::Files,
             OutputMode::Content => Mode::Content,
@@ -175,6 +182,7 @@ Honours .gitignore/.ignore/.rgignore, skips hidden and binary files (a file name
             .multi_line(multiline)
             .before_context(before as usize)
             .after_context(after as usize)
+            .max_matches(per_file)
             // mmap can SIGBUS when a file shrinks under it; ripgrep reads walked files too.
             .memory_map(MmapChoice::never())
             .build();
@@ -186,6 +194,7 @@ Honours .gitignore/.ignore/.rgignore, skips hidden and binary files (a file name
             window,
             problems: &problems,
             base: &base,
+            per_file,
         };
         if base.kind == walk::Kind::Dir {
             let opts = Options {
@@ -264,6 +273,8 @@ struct Job<'a> {
     window: usize,
     problems: &'a Problems,
     base: &'a walk::Base,
+    /// The most matches searched for in one file (seed 000's `context`).
+    per_file: Option<u64>,
 }
 
 impl Job<'_> {
@@ -291,6 +302,13 @@ impl Job<'_> {
                         self.problems.add_text(format!("{shown}: stopped searching binary file after match (NUL byte at offset {at})"));
                     }
                 }
+                if self
+                    .per_file
+                    .is_some_and(|cap| sink.result.lines as u64 >= cap)
+                {
+                    let shown = self.base.show(&sink.result.rel).0;
+                    self.problems.add_text(format!("{shown}: stopped at {SEED_PER_FILE} matches (`context` shows at most that many a file; `-C` shows all)"));
+                }
                 Some(sink.finish())
             }
             Err(e) => {
@@ -300,6 +318,27 @@ impl Job<'_> {
             }
         }
     }
+}
+
+/// Seed 000's grep shows at most this many matches of a file with `context`.
+const SEED_PER_FILE: u64 = 100;
+
+/// Seed 000's `context` made ours: `-C`, `content` unless output_mode says otherwise; the cap on
+/// matches a file it brings. Given with `-C` too, it is one field given twice (16.2).
+fn seed_context(input: &mut Input) -> Result<Option<u64>> {
+    let Some(c) = input.seed_context.take() else {
+        return Ok(None);
+    };
+    if input.context.is_some() {
+        return Err(ToolError::invalid(
+            "context",
+            "grep: `context` and `-C` are one field given twice",
+        )
+        .hint("Give `-C` (or `context`) once."));
+    }
+    input.context = Some(c);
+    input.output_mode.get_or_insert(OutputMode::Content);
+    Ok(Some(SEED_PER_FILE))
 }
 
 fn build_matcher(input: &Input, multiline: bool) -> Result<RegexMatcher> {

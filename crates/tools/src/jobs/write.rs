@@ -64,7 +64,7 @@ pub fn send(ctx: &Ctx, id: &str, chars: &str, timeout: Duration) -> Result<Job> 
         .hint("Start the command with run (background: true, interactive: true) to type into it later."));
     }
     if job.state != State::Running {
-        return Err(ended(&job, 0));
+        return Err(ended(ctx, &job, 0));
     }
     if chars.is_empty() {
         return Ok(job);
@@ -76,7 +76,7 @@ pub fn send(ctx: &Ctx, id: &str, chars: &str, timeout: Duration) -> Result<Job> 
             // The FIFO goes just before the record is settled: give the supervisor a moment,
             // so the error can say how the job ended.
             let job = settled(ctx, job, Duration::from_secs(3));
-            Err(ended(&job, n))
+            Err(ended(ctx, &job, n))
         }
         Err(stdin::Refused::Full(n)) => Err(ToolError::new(
             Code::Timeout,
@@ -87,7 +87,7 @@ pub fn send(ctx: &Ctx, id: &str, chars: &str, timeout: Duration) -> Result<Job> 
         )
         .with("id", id)
         .with("bytes_written", n)
-        .hint("Its output may say why (jobs action \"output\"); end it with jobs action \"kill\".")),
+        .hint(stuck_hint(ctx, id))),
         Err(stdin::Refused::Other(m)) => Err(ToolError::new(
             Code::IoError,
             format!("job {id}: {m}"),
@@ -97,7 +97,7 @@ pub fn send(ctx: &Ctx, id: &str, chars: &str, timeout: Duration) -> Result<Job> 
 }
 
 /// The error for a write to a job that has ended.
-fn ended(job: &Job, written: usize) -> ToolError {
+fn ended(ctx: &Ctx, job: &Job, written: usize) -> ToolError {
     let how = if job.state == State::Running {
         "its shell has exited".to_string()
     } else {
@@ -113,10 +113,36 @@ fn ended(job: &Job, written: usize) -> ToolError {
     ToolError::invalid("id", msg)
         .with("id", job.id.as_str())
         .with("state", job.state_text())
-        .hint(format!(
-            "What it printed: jobs (action \"output\", id \"{}\", since_last: true). To go on, start it again with run.",
-            job.id
-        ))
+        .hint(match ctx.offered("jobs", Some("output")) {
+            Some(o) => format!(
+                "What it printed: {}. To go on, start it again.",
+                o.call(Some("output"), &[("id", &job.id)])
+            ),
+            None => "To go on, start it again.".to_string(),
+        })
+}
+
+/// What to do with a job that does not read its stdin, in the names the model has (25.5).
+fn stuck_hint(ctx: &Ctx, id: &str) -> String {
+    let output = ctx.offered("jobs", Some("output"));
+    let kill = ctx.offered("jobs", Some("kill"));
+    let mut parts = vec![];
+    if let Some(o) = output {
+        parts.push(format!(
+            "Its output may say why ({})",
+            o.call(Some("output"), &[("id", id)])
+        ));
+    }
+    if let Some(k) = kill {
+        parts.push(format!(
+            "end it with {}",
+            k.call(Some("kill"), &[("id", id)])
+        ));
+    }
+    if parts.is_empty() {
+        return "It may be waiting for something else than its stdin.".to_string();
+    }
+    format!("{}.", parts.join("; "))
 }
 
 /// The job's record once it is no longer running, or as it is after `within`.
@@ -223,6 +249,6 @@ fn since_last(ctx: &Ctx, job: &Job, budget: usize) -> Result<(String, bool, u64,
         }
     }
     let read_to = to - left;
-    let captured = capture.finish(&page_hint(&job.id));
+    let captured = capture.finish(&page_hint(ctx, &job.id));
     Ok((captured.text, captured.truncated, from, read_to))
 }

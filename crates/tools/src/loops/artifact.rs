@@ -3,7 +3,7 @@
 
 use super::render;
 use super::store;
-use crate::context::{Ctx, valid_session};
+use crate::context::{Ctx, SESSION_ID, valid_session};
 use crate::envelope::Success;
 use crate::error::{Code, Result, ToolError};
 use crate::tool::{Hints, Tool};
@@ -62,9 +62,7 @@ kind alone lists that kind's names (data: {kind, session, names}). session reads
             Some(s) if !valid_session(s) => {
                 return Err(ToolError::invalid(
                     "session",
-                    format!(
-                        "session {s:?} is not a session id: [A-Za-z0-9._-]{{1,64}}, not . or .."
-                    ),
+                    format!("session {s:?} is not a session id: {SESSION_ID}"),
                 ));
             }
             Some(s) => s.clone(),

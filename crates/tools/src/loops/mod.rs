@@ -5,6 +5,7 @@
 
 pub mod artifact;
 pub mod artifacts;
+pub mod ask_user;
 pub mod complete_task;
 pub mod inbox;
 pub mod query;
@@ -14,7 +15,7 @@ pub mod share;
 pub mod store;
 pub mod wait;
 
-use crate::context::valid_session;
+use crate::context::{SESSION_ID, valid_session};
 use crate::error::{Result, ToolError};
 
 /// A session id given in `field` (SPEC 24.4): anything else is invalid_input naming the field.
@@ -24,7 +25,7 @@ pub fn check_session(field: &str, s: &str) -> Result<()> {
     }
     Err(ToolError::invalid(
         field,
-        format!("{field} is {s:?}, not a session id: 1 to 64 of [A-Za-z0-9._-], not . or .."),
+        format!("{field} is {s:?}, not a session id: {SESSION_ID}"),
     )
     .hint("Name the loop by its session id, as it was started with --session (LOOPR_SESSION)."))
 }

@@ -64,49 +64,7 @@ Only ask a loop that is running and reads its inbox; to tell without waiting, us
             ));
         }
         let timeout_ms = input.timeout_ms.unwrap_or(30_000);
-        let deadline = Instant::now() + Duration::from_millis(timeout_ms);
-        let nonce = nonce();
-        let msg = Stored {
-            from: ctx.session.clone(),
-            at: state::now(),
-            kind: Kind::Query,
-            data_type: None,
-            data: None,
-            question: Some(input.question),
-            nonce: Some(nonce),
-        };
-        store::check_size(&msg, "question")?;
-        let id = store::deliver_by(ctx, &[(input.to.as_str(), msg)], Some(deadline))?[0];
-        ctx.control.set_message(format!(
-            "waiting for session {} to answer query {id}",
-            input.to
-        ));
-        let outcome = store::await_reply(ctx, &input.to, id, nonce, deadline)?;
-        let reply = match outcome {
-            Outcome::Found(r) => r,
-            Outcome::TimedOut | Outcome::Cancelled => {
-                // A reply that landed while we gave up still counts.
-                match store::expire(ctx, &input.to, id, nonce)? {
-                    Some(r) => r,
-                    None if matches!(outcome, Outcome::Cancelled) => {
-                        return Err(ToolError::cancelled("query"));
-                    }
-                    None => {
-                        return Err(ToolError::new(
-                            Code::Timeout,
-                            format!(
-                                "query: session {} did not answer query {id} within {timeout_ms} ms; the question stays in its inbox, marked expired",
-                                input.to
-                            ),
-                        )
-                        .with("timeout_ms", timeout_ms)
-                        .with("id", id)
-                        .with("to", input.to)
-                        .hint("Ask again with a longer timeout_ms if that loop is busy, or share the question instead of waiting."));
-                    }
-                }
-            }
-        };
+        let (id, reply) = ask(ctx, &input.to, input.question, None, timeout_ms)?;
         let mut output = reply.text.clone();
         if !output.ends_with('\n') {
             output.push('\n');
@@ -116,6 +74,61 @@ Only ask a loop that is running and reads its inbox; to tell without waiting, us
             output,
             json!({"id": id, "reply": reply.text, "from": reply.from, "replied_at": reply.at}),
         ))
+    }
+}
+
+/// Posts a question to `to`'s inbox and waits for its reply (query, and ask_user's question to
+/// the person): the reply, or `timeout` with the question marked expired, or `cancelled`.
+pub fn ask(
+    ctx: &Ctx,
+    to: &str,
+    question: String,
+    data: Option<serde_json::Value>,
+    timeout_ms: u64,
+) -> Result<(u64, store::Reply)> {
+    let deadline = Instant::now() + Duration::from_millis(timeout_ms);
+    let nonce = nonce();
+    let msg = Stored {
+        from: ctx.session.clone(),
+        at: state::now(),
+        kind: Kind::Query,
+        data_type: None,
+        data,
+        question: Some(question),
+        nonce: Some(nonce),
+    };
+    store::check_size(&msg, "question")?;
+    let id = store::deliver_by(ctx, &[(to, msg)], Some(deadline))?[0];
+    {
+        ctx.control
+            .set_message(format!("waiting for session {} to answer query {id}", to));
+        let outcome = store::await_reply(ctx, to, id, nonce, deadline)?;
+        let reply = match outcome {
+            Outcome::Found(r) => r,
+            Outcome::TimedOut | Outcome::Cancelled => {
+                // A reply that landed while we gave up still counts.
+                match store::expire(ctx, to, id, nonce)? {
+                    Some(r) => r,
+                    None if matches!(outcome, Outcome::Cancelled) => {
+                        return Err(ToolError::cancelled("query"));
+                    }
+                    None => {
+                        return Err(ToolError::new(
+                            Code::Timeout,
+                            format!(
+                                "{}: session {to} did not answer query {id} within {timeout_ms} ms; the question stays in its inbox, marked expired",
+                                if ctx.call.name.is_empty() { "query" } else { &ctx.call.name }
+                            ),
+                        )
+                        .with("timeout_ms", timeout_ms)
+                        .with("id", id)
+                        .with("to", to)
+                        .hint("Ask again with a longer timeout_ms if that loop is busy, or share the question instead of waiting."));
+                    }
+                }
+            }
+        };
+        Ok((id, reply))
     }
 }
 

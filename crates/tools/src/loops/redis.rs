@@ -30,7 +30,7 @@
 //! 10 s): a server that accepts and never answers is a `timeout`, one that cannot be reached a
 //! `network_error` naming the hub without its credentials.
 
-use super::store::{CAP, Completion, Kind, Message, Reply, Stored, Which};
+use super::store::{Answer, CAP, Completion, Kind, Known, Message, Reply, Stored, Which};
 use crate::context::Ctx;
 use crate::error::{Code, Result, ToolError};
 use crate::hub::{Hub, RedisUrl};
@@ -327,10 +327,10 @@ fn parse<T: serde::de::DeserializeOwned>(ctx: &Ctx, v: &RValue, what: &str) -> O
 static DELIVER: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
--- KEYS, 8 per target: ids m seq read q r x ev ; ARGV: cap, then per target its message and
--- its token ('' for a share)
+-- KEYS, 8 per target: ids m seq read q r x ev, then the sessions' registry; ARGV: cap, then
+-- per target its message, its token ('' for a share) and its name
 local cap = tonumber(ARGV[1])
-local n = #KEYS / 8
+local n = (#KEYS - 1) / 8
 for i = 0, n - 1 do
   local upto = tonumber(redis.call('GET', KEYS[i*8+4]) or '0')
   if redis.call('ZCOUNT', KEYS[i*8+1], '(' .. upto, '+inf') >= cap then
@@ -351,9 +351,11 @@ for i = 0, n - 1 do
   end
   local id = redis.call('INCR', seq)
   redis.call('ZADD', ids, id, id)
-  redis.call('HSET', m, id, ARGV[2 + i*2])
-  local token = ARGV[3 + i*2]
+  redis.call('HSET', m, id, ARGV[2 + i*3])
+  local token = ARGV[3 + i*3]
   if token ~= '' then redis.call('HSET', q, id, token) end
+  -- A target never seen is known from now on, where it lives not yet.
+  redis.call('HSETNX', KEYS[#KEYS], ARGV[4 + i*3], '')
   redis.call('XADD', ev, 'MAXLEN', '~', 16, '*', 'id', id)
   out[#out + 1] = id
 end
@@ -383,7 +385,9 @@ pub fn deliver(
             .map_err(|e| ToolError::internal(format!("serialising a message: {e}")))?;
         script.arg(json);
         script.arg(msg.nonce.map(|n| n.to_string()).unwrap_or_default());
+        script.arg(*target);
     }
+    script.key(SESSIONS);
     let op = Op {
         ctx,
         url,
@@ -395,6 +399,7 @@ pub fn deliver(
     };
     // A query's own timeout, but never longer than any other call waits for the hub.
     let deadline = deadline.map_or_else(|| default_deadline(ctx), |d| d.min(default_deadline(ctx)));
+    note_by(ctx, &op, deadline)?;
     let reply: RValue = op.run(deadline, |c| script.invoke(c))?;
     let out = array(reply);
     if out.first().and_then(int) == Some(-1) {
@@ -459,6 +464,9 @@ pub fn list(
         not_done: "the inbox was not read",
     };
     let deadline = deadline.unwrap_or_else(|| default_deadline(ctx));
+    if session == ctx.session {
+        note_by(ctx, &op, deadline)?;
+    }
     let reply: RValue = op.run(deadline, |c| script.invoke(c))?;
     let mut it = array(reply).into_iter();
     let upto = it
@@ -505,7 +513,8 @@ pub fn list(
 static REPLY: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
--- KEYS: ids m q r x ; ARGV: id, the reply as JSON, the wake list's key, its ttl in ms
+-- KEYS: ids m q r x ; ARGV: id, the reply as JSON, the wake list's key, its ttl in ms, the
+-- token the query must still have ('' for any), '1' to look without answering
 local id = ARGV[1]
 local msg = redis.call('HGET', KEYS[2], id)
 if not msg then
@@ -516,6 +525,8 @@ local token = redis.call('HGET', KEYS[3], id)
 if not token then return {'share', msg} end
 if redis.call('SISMEMBER', KEYS[5], id) == 1 then return {'expired', msg} end
 if redis.call('HEXISTS', KEYS[4], id) == 1 then return {'answered', msg} end
+if ARGV[5] ~= '' and token ~= ARGV[5] then return {'changed', msg} end
+if ARGV[6] == '1' then return {'ok', msg, token} end
 redis.call('HSET', KEYS[4], id, ARGV[2])
 redis.call('RPUSH', ARGV[3], token)
 redis.call('PEXPIRE', ARGV[3], ARGV[4])
@@ -533,47 +544,71 @@ pub enum Replied {
     Answered(Stored),
 }
 
-/// `store::reply` on Redis: `reply` is saved beside query `id` and its asker woken, unless the
-/// query is unknown, a share, expired or answered.
-pub fn reply(ctx: &Ctx, url: &RedisUrl, session: &str, id: u64, reply: &Reply) -> Result<Replied> {
-    let mut script = REPLY.prepare_invoke();
-    for p in ["ids", "m", "q", "r", "x"] {
-        script.key(key(session, p));
-    }
-    let json = serde_json::to_string(reply).expect("plain data");
-    script
-        .arg(id)
-        .arg(json)
-        .arg(key(session, &format!("w:{id}")))
-        .arg(WAKE_TTL_MS);
+/// `store::reply` on Redis: the answer is saved beside query `id` and its asker woken, unless
+/// the query is unknown, a share, expired or answered. An answer with `selected` is checked
+/// against the question's options first (a look, then the answer on condition that the query
+/// is still the one looked at).
+pub fn reply(ctx: &Ctx, url: &RedisUrl, session: &str, id: u64, answer: Answer) -> Result<Replied> {
+    let reply = Reply {
+        text: answer.text,
+        from: session.to_string(),
+        at: crate::state::now(),
+        nonce: None,
+        selected: answer.selected,
+    };
+    let json = serde_json::to_string(&reply).expect("plain data");
     let op = Op {
         ctx,
         url,
         not_done: "the reply was not sent",
     };
-    let out = array(op.run(default_deadline(ctx), |c| script.invoke(c))?);
-    let status = out.first().and_then(text).ok_or_else(|| odd("a reply"))?;
-    if status == "missing" {
-        return Ok(Replied::Missing {
-            newest: out.get(1).and_then(int).map(|n| n as u64),
-        });
+    let invoke = |expect: &str, look: bool| -> Result<(String, Vec<RValue>)> {
+        let mut script = REPLY.prepare_invoke();
+        for p in ["ids", "m", "q", "r", "x"] {
+            script.key(key(session, p));
+        }
+        script
+            .arg(id)
+            .arg(&json)
+            .arg(key(session, &format!("w:{id}")))
+            .arg(WAKE_TTL_MS)
+            .arg(expect)
+            .arg(if look { "1" } else { "0" });
+        let out = array(op.run(default_deadline(ctx), |c| script.invoke(c))?);
+        let status = out.first().and_then(text).ok_or_else(|| odd("a reply"))?;
+        Ok((status, out))
+    };
+    let stored_of = |out: &[RValue]| -> Result<Stored> {
+        out.get(1)
+            .and_then(|v| parse::<Stored>(ctx, v, &format!("message {id} of {session}")))
+            .ok_or_else(|| {
+                ToolError::new(
+                    Code::NotFound,
+                    format!("inbox: message {id} could not be read"),
+                )
+                .with("id", id)
+            })
+    };
+    let mut expect = String::new();
+    if reply.selected.is_some() {
+        let (status, out) = invoke("", true)?;
+        if status == "ok" {
+            super::store::check_selected(&stored_of(&out)?, reply.selected.as_deref())?;
+            expect = out.get(2).and_then(text).unwrap_or_default();
+        }
     }
-    let stored = out
-        .get(1)
-        .and_then(|v| parse::<Stored>(ctx, v, &format!("message {id} of {session}")))
-        .ok_or_else(|| {
-            ToolError::new(
-                Code::NotFound,
-                format!("inbox: message {id} could not be read"),
-            )
-            .with("id", id)
-        })?;
-    Ok(match status.as_str() {
-        "ok" => Replied::Ok(stored),
-        "share" => Replied::Share(stored),
-        "expired" => Replied::Expired(stored),
-        _ => Replied::Answered(stored),
-    })
+    let (status, out) = invoke(&expect, false)?;
+    match status.as_str() {
+        "missing" => Ok(Replied::Missing {
+            newest: out.get(1).and_then(int).map(|n| n as u64),
+        }),
+        // Dropped or reset between the look and the answer: it is gone as far as we know.
+        "changed" => Ok(Replied::Missing { newest: None }),
+        "ok" => Ok(Replied::Ok(stored_of(&out)?)),
+        "share" => Ok(Replied::Share(stored_of(&out)?)),
+        "expired" => Ok(Replied::Expired(stored_of(&out)?)),
+        _ => Ok(Replied::Answered(stored_of(&out)?)),
+    }
 }
 
 static REPLY_OF: LazyLock<Script> = LazyLock::new(|| {
@@ -728,28 +763,89 @@ pub fn expire(
     Ok(None)
 }
 
-/// Waits until `session` has an unread message or `deadline` passes: a blocking `XREAD` on the
-/// session's event stream from `after` (the last event a listing saw), in slices of 250 ms.
-/// Returns whether something arrived (the caller lists the inbox again).
-pub fn await_unread(
+static FIRST_UNREAD: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+-- KEYS, 3 per session: ids read ev. Returns the index (from 1) of the first session with an
+-- unread message, or 0, then every session's last event (where a wait for more begins).
+local found = 0
+local out = {0}
+for i = 0, #KEYS / 3 - 1 do
+  if found == 0 then
+    local upto = tonumber(redis.call('GET', KEYS[i*3+2]) or '0')
+    if redis.call('ZCOUNT', KEYS[i*3+1], '(' .. upto, '+inf') > 0 then found = i + 1 end
+  end
+  local last = redis.call('XREVRANGE', KEYS[i*3+3], '+', '-', 'COUNT', 1)
+  out[#out + 1] = (last[1] and last[1][1]) or '0-0'
+end
+out[1] = found
+return out
+",
+    )
+});
+
+/// `store::first_unread` on Redis: the first of `sessions` with an unread message, and each
+/// one's last event.
+pub fn first_unread(
     ctx: &Ctx,
     url: &RedisUrl,
-    session: &str,
-    after: &str,
-    deadline: Instant,
-) -> Result<Waited<()>> {
-    let ev = key(session, "ev");
+    sessions: &[String],
+    deadline: Option<Instant>,
+) -> Result<(Option<String>, Vec<String>)> {
+    let mut script = FIRST_UNREAD.prepare_invoke();
+    for s in sessions {
+        for p in ["ids", "read", "ev"] {
+            script.key(key(s, p));
+        }
+    }
     let op = Op {
         ctx,
         url,
         not_done: "the inbox was not read",
     };
+    let deadline = deadline.unwrap_or_else(|| default_deadline(ctx));
+    let out = array(op.run(deadline, |c| script.invoke(c))?);
+    let found = out
+        .first()
+        .and_then(int)
+        .ok_or_else(|| odd("a look at inboxes"))?;
+    let last: Vec<String> = out[1..]
+        .iter()
+        .map(|v| text(v).unwrap_or_else(|| "0-0".into()))
+        .collect();
+    let first = usize::try_from(found - 1)
+        .ok()
+        .and_then(|i| sessions.get(i).cloned());
+    Ok((first, last))
+}
+
+/// `store::wait_unread` on Redis: until one of `sessions` has an unread message (its name),
+/// `deadline` passes or the call is cancelled. Every delivery adds to its inbox's event stream,
+/// so the wait is one blocking `XREAD` on all of them from the events last seen, in slices of
+/// at most 250 ms.
+pub fn wait_unread(
+    ctx: &Ctx,
+    url: &RedisUrl,
+    sessions: &[String],
+    deadline: Instant,
+) -> Result<super::wait::Outcome<String>> {
+    use super::wait::Outcome;
+    let op = Op {
+        ctx,
+        url,
+        not_done: "the inbox was not read",
+    };
+    let streams: Vec<String> = sessions.iter().map(|s| key(s, "ev")).collect();
     loop {
+        let (first, last) = first_unread(ctx, url, sessions, Some(deadline + EXPIRE_GRACE))?;
+        if let Some(s) = first {
+            return Ok(Outcome::Found(s));
+        }
         if ctx.cancelled() {
-            return Ok(Waited::Cancelled);
+            return Ok(Outcome::Cancelled);
         }
         let Some(left) = remaining(deadline) else {
-            return Ok(Waited::TimedOut);
+            return Ok(Outcome::TimedOut);
         };
         let ms = left.min(SLICE).as_millis().max(1) as u64;
         let got: RValue = match op.run(deadline, |c| {
@@ -759,18 +855,73 @@ pub fn await_unread(
                 .arg("BLOCK")
                 .arg(ms)
                 .arg("STREAMS")
-                .arg(&ev)
-                .arg(after)
+                .arg(&streams)
+                .arg(&last)
                 .query(c)
         }) {
             Ok(v) => v,
-            Err(e) if out_of_time(&e, deadline) => return Ok(Waited::TimedOut),
+            Err(e) if out_of_time(&e, deadline) => return Ok(Outcome::TimedOut),
             Err(e) => return Err(e),
         };
-        if !matches!(got, RValue::Nil) && !array(got).is_empty() {
-            return Ok(Waited::Found(()));
-        }
+        // Something came (or the slice ended): look again.
+        let _ = got;
     }
+}
+
+/// The sessions the hub knows: session -> the root it last called a hub tool from ("" for a
+/// session only written to).
+const SESSIONS: &str = "loopr:sessions";
+
+/// Notes the caller's session and root in the registry (one `HSET`).
+fn note_by(ctx: &Ctx, op: &Op, deadline: Instant) -> Result<()> {
+    let root = ctx.root.display().to_string();
+    op.run(deadline, |c| {
+        redis::cmd("HSET")
+            .arg(SESSIONS)
+            .arg(&ctx.session)
+            .arg(&root)
+            .query::<()>(c)
+    })
+}
+
+/// `store::note_session` on Redis.
+pub fn note_session(ctx: &Ctx, url: &RedisUrl) -> Result<()> {
+    let op = Op {
+        ctx,
+        url,
+        not_done: "the session was not noted in the hub",
+    };
+    note_by(ctx, &op, default_deadline(ctx))
+}
+
+/// `store::sessions` on Redis, sorted.
+pub fn sessions(ctx: &Ctx, url: &RedisUrl) -> Result<Vec<Known>> {
+    let op = Op {
+        ctx,
+        url,
+        not_done: "the hub's sessions were not read",
+    };
+    let all: Vec<(String, String)> = op.run(default_deadline(ctx), |c| {
+        redis::cmd("HGETALL").arg(SESSIONS).query(c)
+    })?;
+    let mut out: Vec<Known> = all
+        .into_iter()
+        .map(|(session, root)| Known { session, root })
+        .collect();
+    out.sort_by(|a, b| a.session.cmp(&b.session));
+    Ok(out)
+}
+
+/// `store::known` on Redis: the session called a hub tool or was written to.
+pub fn known(ctx: &Ctx, url: &RedisUrl, session: &str) -> Result<bool> {
+    let op = Op {
+        ctx,
+        url,
+        not_done: "nothing was sent",
+    };
+    op.run(default_deadline(ctx), |c| {
+        redis::cmd("HEXISTS").arg(SESSIONS).arg(session).query(c)
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -844,6 +995,7 @@ pub fn save_artifact(
         url,
         not_done: "the artifact was not saved",
     };
+    note_by(ctx, &op, default_deadline(ctx))?;
     let n: i64 = op.run(default_deadline(ctx), |c| script.invoke(c))?;
     Ok(match n {
         -1 => None,
@@ -892,6 +1044,7 @@ pub fn complete(
         url,
         not_done: "the completion was not recorded",
     };
+    note_by(ctx, &op, default_deadline(ctx))?;
     let v: RValue = op.run(default_deadline(ctx), |c| script.invoke(c))?;
     match parse::<Completion>(ctx, &v, &format!("the completion of {}", ctx.session)) {
         Some(first) => Ok(Err(first)),

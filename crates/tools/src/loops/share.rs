@@ -15,6 +15,9 @@ use std::borrow::Cow;
 
 pub struct Share;
 
+/// The most sessions one share reaches (SPEC 31.4).
+pub const MAX_TARGETS: usize = 100;
+
 /// Any JSON value. A string that is itself JSON text is taken as the value it encodes: strict
 /// schemas (22.2) cannot describe "any JSON", so they publish this field as a JSON-encoded
 /// string (24.7), and the parser takes that form in every mode. A string that does not parse
@@ -96,6 +99,18 @@ Does not wait for the readers; to ask and wait for an answer, use query. data: {
                 "share: to is empty; name at least one session",
             ));
         }
+        // Each target costs a copy of the message (SPEC 31.4: every multiplier is capped).
+        if input.to.len() > MAX_TARGETS {
+            return Err(ToolError::too_large(
+                MAX_TARGETS,
+                format!(
+                    "share: to names {} sessions; one share reaches at most {MAX_TARGETS}; nothing was sent",
+                    input.to.len()
+                ),
+            )
+            .with("field", "to")
+            .hint("Split the targets over several shares."));
+        }
         for (i, t) in input.to.iter().enumerate() {
             let field = format!("to[{i}]");
             check_session(&field, t)?;
@@ -124,6 +139,12 @@ Does not wait for the readers; to ask and wait for an answer, use query. data: {
         store::check_size(&msg, "data")?;
         let targets: Vec<(&str, Stored)> =
             input.to.iter().map(|t| (t.as_str(), msg.clone())).collect();
+        let mut new = vec![];
+        for t in &input.to {
+            if !store::known(ctx, t)? {
+                new.push(t.as_str());
+            }
+        }
         let ids = store::deliver(ctx, &targets)?;
         let lines: Vec<String> = input
             .to
@@ -138,8 +159,18 @@ Does not wait for the readers; to ask and wait for an answer, use query. data: {
             ids.len(),
             lines.join("\n")
         );
+        // A session the hub has never seen may be a typo: say so where the model reads.
+        let mut output = output;
+        for t in &new {
+            output.push_str(&format!(
+                "created an inbox for {t}, which has not started\n"
+            ));
+        }
         let (output, _) = super::render::cap(&output, "data.ids holds every target");
-        Ok(Success::new(output, json!({"to": input.to, "ids": ids})))
+        Ok(Success::new(
+            output,
+            json!({"to": input.to, "ids": ids, "new_sessions": new}),
+        ))
     }
 }
 

@@ -63,6 +63,71 @@ pub struct Reply {
     pub from: String,
     pub at: String,
     pub nonce: Option<u64>,
+    /// The options chosen, for a question with options (ask_user, SPEC 25.4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selected: Option<Vec<String>>,
+}
+
+/// What a reply says: its text, and for a question with options the ones chosen.
+#[derive(Debug, Clone, Default)]
+pub struct Answer {
+    pub text: String,
+    pub selected: Option<Vec<String>>,
+}
+
+/// A question's options, as ask_user stores them in its query's `data`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Choices {
+    pub options: Vec<String>,
+    #[serde(default)]
+    pub multi_select: bool,
+}
+
+/// Checks an answer's `selected` against the question's options (SPEC 25.4): the harness's
+/// reply is refused, never the model's call.
+pub(super) fn check_selected(query: &Stored, selected: Option<&[String]>) -> Result<()> {
+    let choices = query
+        .data
+        .as_ref()
+        .and_then(|d| serde_json::from_value::<Choices>(d.clone()).ok())
+        .filter(|c| !c.options.is_empty());
+    let Some(selected) = selected else {
+        return Ok(());
+    };
+    let Some(choices) = choices else {
+        return Err(ToolError::invalid(
+            "selected",
+            "inbox: selected is for a question with options; this one has none: answer with text",
+        ));
+    };
+    if selected.is_empty() || (!choices.multi_select && selected.len() > 1) {
+        let want = if choices.multi_select {
+            "one or more"
+        } else {
+            "exactly one"
+        };
+        return Err(ToolError::invalid(
+            "selected",
+            format!(
+                "inbox: selected holds {} option(s); this question takes {want}",
+                selected.len()
+            ),
+        ));
+    }
+    if let Some((i, bad)) = selected
+        .iter()
+        .enumerate()
+        .find(|(_, s)| !choices.options.contains(s))
+    {
+        return Err(ToolError::invalid(
+            &format!("selected[{i}]"),
+            format!(
+                "inbox: {bad:?} is not one of the question's options: {}",
+                choices.options.join(", ")
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// A message as `inbox` shows it (SPEC 24.4).
@@ -262,6 +327,7 @@ pub fn deliver_by(
     if let Some(url) = redis::hub(ctx)? {
         return redis::deliver(ctx, url, targets, deadline);
     }
+    note_session(ctx)?;
     let dirs: Vec<PathBuf> = targets
         .iter()
         .map(|(t, _)| inbox_dir(ctx, t))
@@ -321,6 +387,9 @@ pub fn list(ctx: &Ctx, session: &str, which: Which) -> Result<Vec<Message>> {
     if let Some(url) = redis::hub(ctx)? {
         return Ok(redis::list(ctx, url, session, which, None)?.messages);
     }
+    if session == ctx.session {
+        note_session(ctx)?;
+    }
     let lock = lock_session(ctx, session)?;
     let dir = lock.dir().join(INBOX);
     let s = scan(ctx, &dir)?;
@@ -371,7 +440,8 @@ pub fn list(ctx: &Ctx, session: &str, which: Which) -> Result<Vec<Message>> {
 
 /// Reads a store file; a missing one is None, a corrupt one is moved aside with a warning.
 fn read_json<T: serde::de::DeserializeOwned>(ctx: &Ctx, path: &Path) -> Result<Option<T>> {
-    let bytes = match std::fs::read(path) {
+    // Never through a link another process put there (SPEC 31.4).
+    let bytes = match state::read_own(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(ToolError::state(&e, path)),
@@ -394,15 +464,9 @@ fn read_json<T: serde::de::DeserializeOwned>(ctx: &Ctx, path: &Path) -> Result<O
 }
 
 /// Answers query `id` of `session`'s inbox (the caller's, or `user`'s for ask_user).
-pub fn reply(ctx: &Ctx, session: &str, id: u64, text: &str) -> Result<Stored> {
-    let reply = Reply {
-        text: text.to_string(),
-        from: session.to_string(),
-        at: state::now(),
-        nonce: None,
-    };
+pub fn reply(ctx: &Ctx, session: &str, id: u64, answer: Answer) -> Result<Stored> {
     if let Some(url) = redis::hub(ctx)? {
-        return match redis::reply(ctx, url, session, id, &reply)? {
+        return match redis::reply(ctx, url, session, id, answer)? {
             redis::Replied::Ok(stored) => Ok(stored),
             redis::Replied::Missing { newest } => Err(no_message(session, id, newest)),
             redis::Replied::Share(m) => Err(not_a_query(id, &m)),
@@ -432,9 +496,13 @@ pub fn reply(ctx: &Ctx, session: &str, id: u64, text: &str) -> Result<Stored> {
     if s.replies.contains(&id) {
         return Err(answered(id, &stored));
     }
+    check_selected(&stored, answer.selected.as_deref())?;
     let reply = Reply {
+        text: answer.text,
+        from: session.to_string(),
+        at: state::now(),
         nonce: stored.nonce,
-        ..reply
+        selected: answer.selected,
     };
     let tmp = stage(&dir, &reply)?;
     let target = dir.join(name('r', id));
@@ -545,7 +613,7 @@ pub fn await_reply(
         );
     }
     let dir = inbox_dir(ctx, target)?;
-    super::wait::until(ctx, &dir, deadline, || reply_of(ctx, target, id, nonce))
+    super::wait::until(ctx, &[&dir], deadline, || reply_of(ctx, target, id, nonce))
 }
 
 /// The completion of a session (SPEC 20.1), `completed.json`.
@@ -591,6 +659,10 @@ pub fn artifact_names(ctx: &Ctx, session: &str, kind: &str) -> Result<Vec<String
 
 /// One stored artifact, or None.
 pub fn load_artifact(ctx: &Ctx, session: &str, kind: &str, name: &str) -> Result<Option<Value>> {
+    // A name from input (validate's `phase`) is never a path (SPEC 31.4).
+    if !state::bare_name(name) {
+        return Ok(None);
+    }
     if let Some(url) = redis::hub(ctx)? {
         return redis::load_artifact(ctx, url, session, kind, name);
     }
@@ -613,6 +685,7 @@ pub fn save_artifact(
         return redis::save_artifact(ctx, url, kind, name, value, replace)?
             .ok_or_else(|| artifact_exists(ctx, kind, name));
     }
+    note_session(ctx)?;
     let lock = lock_session(ctx, &ctx.session)?;
     let dir = lock.dir().join("artifacts").join(kind);
     state::create_dir(&dir)?;
@@ -652,6 +725,7 @@ pub fn complete(ctx: &Ctx, done: &Completion) -> Result<std::result::Result<(), 
     if let Some(url) = redis::hub(ctx)? {
         return redis::complete(ctx, url, done);
     }
+    note_session(ctx)?;
     let lock = lock_session(ctx, &ctx.session)?;
     if let Some(first) = lock.load::<Option<Completion>>(COMPLETED)? {
         return Ok(Err(first));
@@ -698,4 +772,116 @@ pub fn reset(ctx: &Ctx) -> Result<usize> {
         removed += 1;
     }
     Ok(removed)
+}
+
+/// Where a file hub lists the sessions it knows: a name no session id can take (`+` is not in
+/// a session id), so it never collides with a session's directory.
+const SESSIONS: &str = "+sessions";
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Known {
+    pub session: String,
+    /// The absolute root it last called a hub tool from.
+    pub root: String,
+}
+
+/// Notes that this session called a hub tool from this root (SPEC 25.1: `session show` lists
+/// where each loop lives). Written only when it changed: a call costs one small read.
+pub fn note_session(ctx: &Ctx) -> Result<()> {
+    if let Some(url) = redis::hub(ctx)? {
+        return redis::note_session(ctx, url);
+    }
+    let dir = hub_session_dir(ctx, SESSIONS)?;
+    let file = format!("{}.json", ctx.session);
+    let me = Known {
+        session: ctx.session.clone(),
+        root: ctx.root.display().to_string(),
+    };
+    let seen = std::fs::read(dir.join(&file))
+        .ok()
+        .and_then(|b| serde_json::from_slice::<Known>(&b).ok());
+    if seen.as_ref() == Some(&me) {
+        return Ok(());
+    }
+    state::create_dir(&dir)?;
+    let bytes = serde_json::to_vec(&me).expect("plain data");
+    state::write_atomic(&dir, &file, &bytes, false)
+}
+
+/// Every session the hub knows, sorted: those that called a hub tool, and those that only
+/// have an inbox or artifacts (their root unknown, "").
+pub fn sessions(ctx: &Ctx) -> Result<Vec<Known>> {
+    if let Some(url) = redis::hub(ctx)? {
+        return redis::sessions(ctx, url);
+    }
+    let hub = hub_session_dir(ctx, SESSIONS)?;
+    let mut out: std::collections::BTreeMap<String, String> = Default::default();
+    for entry in std::fs::read_dir(&hub).into_iter().flatten().flatten() {
+        if let Ok(k) =
+            serde_json::from_slice::<Known>(&std::fs::read(entry.path()).unwrap_or_default())
+        {
+            out.insert(k.session, k.root);
+        }
+    }
+    let top = hub.parent().expect("a session directory has a parent");
+    for entry in std::fs::read_dir(top).into_iter().flatten().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let holds = [INBOX, "artifacts", COMPLETED]
+            .iter()
+            .any(|e| entry.path().join(e).exists());
+        if holds && crate::context::valid_session(&name) {
+            out.entry(name).or_default();
+        }
+    }
+    Ok(out
+        .into_iter()
+        .map(|(session, root)| Known { session, root })
+        .collect())
+}
+
+/// Whether the hub has ever seen `session`: it called a hub tool, or has an inbox.
+pub fn known(ctx: &Ctx, session: &str) -> Result<bool> {
+    if let Some(url) = redis::hub(ctx)? {
+        return redis::known(ctx, url, session);
+    }
+    let registered = hub_session_dir(ctx, SESSIONS)?.join(format!("{session}.json"));
+    Ok(registered.exists() || inbox_dir(ctx, session)?.exists())
+}
+
+/// The first of `sessions` whose inbox holds an unread message, or None (no lock: a listing,
+/// and messages land by rename).
+pub fn first_unread(ctx: &Ctx, sessions: &[String]) -> Result<Option<String>> {
+    if let Some(url) = redis::hub(ctx)? {
+        return Ok(redis::first_unread(ctx, url, sessions, None)?.0);
+    }
+    for session in sessions {
+        let dir = inbox_dir(ctx, session)?;
+        if scan(ctx, &dir)?.unread() > 0 {
+            return Ok(Some(session.clone()));
+        }
+    }
+    Ok(None)
+}
+
+/// `inbox wait` (SPEC 25.3): sleeps until one of `sessions` has an unread message (its name),
+/// the deadline passes or the call is cancelled. Wakes through inotify on the inboxes, which
+/// are made first so there is something to watch.
+pub fn wait_unread(
+    ctx: &Ctx,
+    sessions: &[String],
+    deadline: std::time::Instant,
+) -> Result<super::wait::Outcome<String>> {
+    if let Some(url) = redis::hub(ctx)? {
+        return redis::wait_unread(ctx, url, sessions, deadline);
+    }
+    let dirs = sessions
+        .iter()
+        .map(|s| {
+            let dir = inbox_dir(ctx, s)?;
+            state::create_dir(&dir)?;
+            Ok(dir)
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let dirs: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
+    super::wait::until(ctx, &dirs, deadline, || first_unread(ctx, sessions))
 }

@@ -32,10 +32,11 @@ pub enum Outcome<T> {
 const SLICE: Duration = Duration::from_millis(250);
 
 /// Calls `check` until it finds something, `deadline` passes or the call is cancelled; between
-/// two checks, sleeps until a file is renamed into `dir` (every store write ends in a rename).
+/// two checks, sleeps until a file is renamed into one of `dirs` (every store write ends in a
+/// rename).
 pub fn until<T>(
     ctx: &Ctx,
-    dir: &Path,
+    dirs: &[&Path],
     deadline: Instant,
     mut check: impl FnMut() -> Result<Option<T>>,
 ) -> Result<Outcome<T>> {
@@ -55,7 +56,7 @@ pub fn until<T>(
         }
         if !tried && pause >= FAST_POLL_END {
             tried = true;
-            watch = Watch::new(dir);
+            watch = Watch::new(dirs);
             if watch.is_some() {
                 // Look once more with the watch in place: whatever lands after that look
                 // wakes us.
@@ -80,28 +81,27 @@ pub fn until<T>(
 /// When the fast looks end and the watch begins (1 + 2 + 4 + 8 + 16 ms = 31 ms of polling).
 const FAST_POLL_END: Duration = Duration::from_millis(32);
 
-/// An inotify descriptor watching renames into a directory.
+/// An inotify descriptor watching renames into some directories.
 struct Watch {
     fd: OwnedFd,
-    wd: i32,
+    wds: Vec<i32>,
 }
 
 impl Watch {
     /// None when inotify cannot be had (or the test switch `LOOPR_DEBUG_NO_INOTIFY=1` asks for
     /// the polling fallback).
-    fn new(dir: &Path) -> Option<Watch> {
+    fn new(dirs: &[&Path]) -> Option<Watch> {
         if std::env::var_os(EnvVars::LOOPR_DEBUG_NO_INOTIFY).is_some_and(|v| v == "1") {
             return None;
         }
         let flags = inotify::CreateFlags::CLOEXEC | inotify::CreateFlags::NONBLOCK;
         let fd = inotify::init(flags).ok()?;
-        let wd = inotify::add_watch(
-            &fd,
-            dir,
-            inotify::WatchFlags::MOVED_TO | inotify::WatchFlags::ONLYDIR,
-        )
-        .ok()?;
-        Some(Watch { fd, wd })
+        let mut wds = Vec::with_capacity(dirs.len());
+        for dir in dirs {
+            let flags = inotify::WatchFlags::MOVED_TO | inotify::WatchFlags::ONLYDIR;
+            wds.push(inotify::add_watch(&fd, *dir, flags).ok()?);
+        }
+        Some(Watch { fd, wds })
     }
 
     /// Sleeps until the watch has an event or `wait` passes, then drains the events: the
@@ -122,7 +122,9 @@ impl Watch {
     /// the mark (see the module's note); in a CLI call the process exits first, and closes it
     /// after stdout.
     fn tear_down(self) {
-        let _ = inotify::remove_watch(&self.fd, self.wd);
+        for wd in &self.wds {
+            let _ = inotify::remove_watch(&self.fd, *wd);
+        }
         let fd = self.fd;
         let spawned = std::thread::Builder::new()
             .name("inotify-close".into())

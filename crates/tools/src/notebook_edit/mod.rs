@@ -107,7 +107,7 @@ Only the edited cell's text changes in the file: everything else stays byte for 
         let current = locked.read_fresh(&target, meta)?;
         let nb = Notebook::parse(&current.bytes, shown)?;
         let (new_bytes, report) = nb.apply(&input, mode, shown)?;
-        let before = current.before(current.keep(ctx, real));
+        let before = current.before(current.keep(ctx, &target));
         change::replace(
             ctx,
             "notebook_edit",
@@ -136,7 +136,11 @@ impl<'a> Notebook<'a> {
             ToolError::invalid("path", format!("{shown} is not a Jupyter notebook: {why}"))
         };
         let text = std::str::from_utf8(bytes).map_err(|_| bad("it is not UTF-8".into()))?;
-        let v: Value = serde_json::from_str(text).map_err(|e| bad(format!("bad JSON ({e})")))?;
+        let v: Value = match crate::input::json::file_value(bytes, crate::read::VALUE_BYTES) {
+            Ok(v) => v,
+            Err(e @ crate::input::json::Error::TooMany { .. }) => return Err(e.into_tool(shown)),
+            Err(e) => return Err(bad(format!("bad JSON ({e})"))),
+        };
         let major = v["nbformat"].as_u64().unwrap_or(0);
         if major != 4 {
             return Err(bad(format!(
@@ -148,6 +152,9 @@ impl<'a> Notebook<'a> {
             .as_array()
             .cloned()
             .ok_or_else(|| bad("no cells array".into()))?;
+        if cells.len() > crate::read::MAX_CELLS {
+            return Err(crate::read::too_many_cells(shown, cells.len()));
+        }
         let layout = spans::layout(bytes).ok_or_else(|| bad("no cells array".into()))?;
         if layout.cells.len() != cells.len() {
             return Err(ToolError::internal(

@@ -9,8 +9,9 @@ mod detect;
 mod image;
 pub mod indentation;
 mod notebook;
+pub use notebook::{MAX_CELLS, VALUE_BYTES, too_many_cells};
 mod pdf;
-mod pdf_text;
+pub mod pdf_text;
 mod text;
 
 use crate::caps;
@@ -123,7 +124,7 @@ Other binary files are refused; use tree or glob for directories.";
                 "read: missing required field `path` (or `paths` for several files)",
             )),
             (Some(path), None) => {
-                let piece = read_one(ctx, "path", &path, &req, caps::READ)?;
+                let piece = read_lone(ctx, &path, &req)?;
                 record(ctx, &[(piece.real, piece.fp)])?;
                 Ok(Success::new(piece.output, piece.data))
             }
@@ -310,6 +311,36 @@ pub struct Piece {
     pub starved: bool,
 }
 
+/// How the model goes on reading: read as this call's model has it (SPEC 25.5); our own name
+/// where no other is offered (a read is running, so some name of it was).
+fn way_on(ctx: &Ctx) -> crate::offered::Named {
+    ctx.offered("read", None)
+        .unwrap_or_else(|| crate::offered::Named::own("read"))
+}
+
+/// A lone file's cap: read's own, or a catalog's `max_output_bytes` below it, so a long file
+/// is cut by read itself and keeps its way on (`continue with offset=N`, `data.end_line`)
+/// rather than by the catalog's cut after it (SPEC 25.5).
+fn lone_cap(ctx: &Ctx) -> usize {
+    let catalog = ctx.call.entry.as_ref().and_then(|e| e.max_output_bytes);
+    catalog.map_or(caps::READ, |m| (m as usize).min(caps::READ))
+}
+
+/// `read_one` within the catalog's `max_output_bytes` in bytes: read's cap counts characters,
+/// so a file of wide characters is read again with less room until its output fits.
+fn read_lone(ctx: &Ctx, path: &str, req: &Request) -> Result<Piece> {
+    let max = lone_cap(ctx);
+    let mut cap = max;
+    loop {
+        let piece = read_one(ctx, "path", path, req, cap)?;
+        let over = piece.output.len().saturating_sub(max);
+        if over == 0 || cap <= 64 {
+            return Ok(piece);
+        }
+        cap = cap.saturating_sub(over.max(16)).max(64);
+    }
+}
+
 /// Reads one file whatever its format, its output within `cap` characters.
 fn read_one(ctx: &Ctx, field: &str, path: &str, req: &Request, cap: usize) -> Result<Piece> {
     let mut o = detect::open(ctx, field, path)?;
@@ -335,7 +366,7 @@ fn read_one(ctx: &Ctx, field: &str, path: &str, req: &Request, cap: usize) -> Re
     }
     match format {
         Format::Text if req.around.is_some() => text::read_block(&mut o, req, cap),
-        Format::Text => text::read(&mut o, req, cap),
+        Format::Text => text::read(&mut o, req, cap, &way_on(ctx)),
         Format::Image(kind) => {
             if let Some(f) = req.lines_field {
                 ctx.warn(format!(
@@ -345,7 +376,7 @@ fn read_one(ctx: &Ctx, field: &str, path: &str, req: &Request, cap: usize) -> Re
             }
             image::read(&mut o, kind)
         }
-        Format::Pdf => pdf::read(&mut o, req, cap),
+        Format::Pdf => pdf::read(&mut o, req, cap, &ctx.control),
         Format::Notebook => match notebook::read(&mut o, req, cap)? {
             Ok(piece) => Ok(piece),
             Err(why) => {
@@ -354,7 +385,7 @@ fn read_one(ctx: &Ctx, field: &str, path: &str, req: &Request, cap: usize) -> Re
                     "{} is not an nbformat 4 notebook ({why}); shown as text",
                     o.shown
                 ));
-                text::read(&mut o, req, cap)
+                text::read(&mut o, req, cap, &way_on(ctx))
             }
         },
     }

@@ -15,6 +15,23 @@ use serde_json::{Value, json};
 const MAX_OUTPUT: usize = 5000;
 /// Notebooks above this are not parsed (they are one JSON document).
 const MAX_FILE: u64 = 64 * 1024 * 1024;
+/// Bytes of a notebook's text a JSON value may cost (SPEC 31.4): 64 MiB of `[[],[],…]` would
+/// otherwise be 32 M values, over a GB. A notebook of source lines stays far below.
+pub const VALUE_BYTES: u64 = 16;
+/// Cells a notebook may hold (SPEC 31.4); people's notebooks have hundreds.
+pub const MAX_CELLS: usize = 20_000;
+
+/// `too_large` for a notebook of `n` cells.
+pub fn too_many_cells(shown: &str, n: usize) -> crate::error::ToolError {
+    crate::error::ToolError::too_large(
+        MAX_CELLS,
+        format!(
+            "{shown} holds {n} cells; notebooks of at most {MAX_CELLS} cells are read and edited"
+        ),
+    )
+    .with("path", shown)
+    .hint("Split the notebook, or read it as text with grep.")
+}
 
 struct Cell {
     id: String,
@@ -31,8 +48,11 @@ pub fn read(
 ) -> Result<std::result::Result<Piece, String>> {
     let bytes = read_all(o, MAX_FILE, "notebooks")?;
     let fp = Fingerprint::of_bytes(&bytes, &o.meta);
-    let nb: Value = match serde_json::from_slice(&bytes) {
+    let nb: Value = match crate::input::json::file_value(&bytes, VALUE_BYTES) {
         Ok(v) => v,
+        Err(e @ crate::input::json::Error::TooMany { .. }) => {
+            return Err(e.into_tool(&o.shown));
+        }
         Err(e) => return Ok(Err(format!("not valid JSON: {e}"))),
     };
     let major = nb["nbformat"].as_u64();
@@ -43,6 +63,9 @@ pub fn read(
     let Some(raw) = nb["cells"].as_array() else {
         return Ok(Err("no `cells` array".into()));
     };
+    if raw.len() > MAX_CELLS {
+        return Err(too_many_cells(&o.shown, raw.len()));
+    }
     let cells: Vec<Cell> = raw.iter().enumerate().map(|(i, c)| cell(i, c)).collect();
     let total = cells.len() as u64;
     let (first, count) = match req.want {

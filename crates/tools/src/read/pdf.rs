@@ -3,8 +3,10 @@
 //! and `pdf_text`). Lines are not addressable in a PDF, so `offset`/`limit` are refused.
 
 use super::detect::{Opened, read_all};
+use super::pdf_text::{Budget, Cut, PageText};
 use super::{Piece, Request};
 use crate::caps;
+use crate::control::Control;
 use crate::error::{Code, Result, ToolError};
 use crate::reads::Fingerprint;
 use crate::text::cut_line;
@@ -12,6 +14,8 @@ use serde_json::json;
 
 /// Pages shown when `pages` is not given.
 const DEFAULT_PAGES: u32 = 20;
+/// Pages read by one call, whatever `pages` asks (SPEC 31.4): the rest is named in the trailer.
+pub const MAX_PAGES: u32 = 100;
 /// PDFs above this are not parsed (lopdf holds the whole document in memory).
 const MAX_FILE: u64 = 256 * 1024 * 1024;
 
@@ -45,7 +49,7 @@ impl Pages {
     }
 }
 
-pub fn read(o: &mut Opened, req: &Request, cap: usize) -> Result<Piece> {
+pub fn read(o: &mut Opened, req: &Request, cap: usize, control: &Control) -> Result<Piece> {
     let shown = o.shown.clone();
     if let Some(field) = req.lines_field {
         return Err(ToolError::invalid(
@@ -67,7 +71,11 @@ pub fn read(o: &mut Opened, req: &Request, cap: usize) -> Result<Piece> {
             "Ask the user for a decrypted copy (e.g. `qpdf --decrypt --password=... in.pdf out.pdf`).",
         )
     };
-    let doc = match lopdf::Document::load_mem(&bytes) {
+    let options = lopdf::LoadOptions {
+        max_decompressed_size: Some(super::pdf_text::MAX_CONTENT),
+        ..Default::default()
+    };
+    let doc = match lopdf::Document::load_mem_with_options(&bytes, options) {
         Ok(doc) => doc,
         Err(_) if memchr::memmem::find(&bytes, b"/Encrypt").is_some() => return Err(encrypted()),
         Err(e) => {
@@ -107,18 +115,29 @@ pub fn read(o: &mut Opened, req: &Request, cap: usize) -> Result<Piece> {
         }
         Some(p) => Pages {
             first: p.first,
-            last: p.last.min(total),
+            last: p.last.min(total).min(p.first.saturating_add(MAX_PAGES - 1)),
         },
     };
-    // The text of each page, or why it has none.
+    // The text of each page, or why it has none; no more pages once the output is full.
     let mut texts = Vec::new();
     let mut any_text = false;
+    let mut budget = Budget::new(control);
+    let mut chars = 0;
+    let mut range = range;
     for n in range.first..=range.last {
+        if budget.stopped() || chars > cap {
+            range.last = n - 1;
+            break;
+        }
         let text = ids
             .get(&n)
             .ok_or(lopdf::Error::PageNumberNotFound(n))
-            .and_then(|id| super::pdf_text::page_text(&doc, *id));
-        any_text |= text.as_ref().is_ok_and(|t| !t.trim().is_empty());
+            .and_then(|id| super::pdf_text::page_text(&doc, *id, &mut budget));
+        if let Ok(t) = &text {
+            // A page cut short says why, rather than passing for a scanned one.
+            any_text |= !t.text.trim().is_empty() || t.cut.is_some();
+            chars += t.text.len();
+        }
         texts.push((n, text));
     }
     if !any_text {
@@ -163,7 +182,7 @@ pub fn read(o: &mut Opened, req: &Request, cap: usize) -> Result<Piece> {
 
 /// The lines of `output` and the page each belongs to: a header per page, its text with
 /// trailing blanks trimmed and runs of blank lines kept to one.
-fn layout(texts: &[(u32, lopdf::Result<String>)]) -> (Vec<String>, Vec<u32>) {
+fn layout(texts: &[(u32, lopdf::Result<PageText>)]) -> (Vec<String>, Vec<u32>) {
     let mut lines = Vec::new();
     let mut page_of = Vec::new();
     for (n, text) in texts {
@@ -173,15 +192,20 @@ fn layout(texts: &[(u32, lopdf::Result<String>)]) -> (Vec<String>, Vec<u32>) {
         };
         push(format!("--- page {n} ---"));
         match text {
-            Ok(t) if t.trim().is_empty() => push("(no text on this page)".into()),
+            Ok(t) if t.text.trim().is_empty() && t.cut.is_none() => {
+                push("(no text on this page)".into())
+            }
             Ok(t) => {
                 let mut blank = true; // no blank line right after the header
-                for l in t.trim_end().lines().map(str::trim_end) {
+                for l in t.text.trim_end().lines().map(str::trim_end) {
                     if l.is_empty() && blank {
                         continue;
                     }
                     blank = l.is_empty();
                     push(cut_line(l));
+                }
+                if let Some(cut) = t.cut {
+                    push(cut_note(cut));
                 }
             }
             Err(e) => push(format!(
@@ -190,6 +214,23 @@ fn layout(texts: &[(u32, lopdf::Result<String>)]) -> (Vec<String>, Vec<u32>) {
         }
     }
     (lines, page_of)
+}
+
+/// Why a page's text stops before its end.
+fn cut_note(cut: Cut) -> String {
+    let why = match cut {
+        Cut::Operators => format!(
+            "it draws more than {} operators (forms included), or the call more than {}",
+            super::pdf_text::MAX_PAGE_OPS,
+            super::pdf_text::MAX_CALL_OPS
+        ),
+        Cut::Content => format!(
+            "its content and forms decompress to more than {} MiB",
+            super::pdf_text::MAX_CONTENT >> 20
+        ),
+        Cut::Stopped => "the call was stopped".into(),
+    };
+    format!("(the rest of this page was not read: {why})")
 }
 
 /// The last line when `k` of the lines are shown: where to continue, if anything is left.
@@ -243,9 +284,10 @@ mod tests {
     #[test]
     fn blank_runs_shrink_and_long_lines_are_cut() {
         let long = "x".repeat(2500);
+        let page = |t: String| Ok(PageText { text: t, cut: None });
         let texts = vec![
-            (1, Ok(format!("\n\na\n\n\n\nb  \n{long}\n"))),
-            (2, Ok("  \n".to_string())),
+            (1, page(format!("\n\na\n\n\n\nb  \n{long}\n"))),
+            (2, page("  \n".to_string())),
         ];
         let (lines, pages) = layout(&texts);
         assert_eq!(lines[..4], ["--- page 1 ---", "a", "", "b"]);

@@ -7,14 +7,60 @@
 //! Glyph widths come from a simple font's `/Widths`; other fonts count half an em a character,
 //! which only decides whether a gap is wide enough to be a space.
 
+use crate::control::Control;
 use lopdf::content::Content;
 use lopdf::{Dictionary, Document, Encoding, Object, ObjectId};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
-/// Decompressed content of one page (and each form it draws) is bounded, against bombs.
-const MAX_CONTENT: usize = 64 * 1024 * 1024;
+/// Decompressed content of one page and the forms it draws, together: what the page may hold
+/// in memory at once, against bombs (SPEC 31.4: 64 MB a call with the document itself).
+pub const MAX_CONTENT: usize = 16 * 1024 * 1024;
 /// Forms drawing forms: deeper than this is a loop or an attack.
 const MAX_DEPTH: usize = 8;
+/// Operators run for one page, its forms' included. A dense page of text has tens of
+/// thousands; a detailed map a few hundred thousand.
+pub const MAX_PAGE_OPS: u64 = 1_000_000;
+/// Operators run for all the pages of one call.
+pub const MAX_CALL_OPS: u64 = 4_000_000;
+/// Operators between two looks at the call's cancel and deadline.
+const CHECK_EVERY: u64 = 4096;
+
+/// What a call may still spend on PDF content, over all its pages.
+pub struct Budget<'c> {
+    ops: u64,
+    control: &'c Control,
+}
+
+impl<'c> Budget<'c> {
+    pub fn new(control: &'c Control) -> Budget<'c> {
+        Budget {
+            ops: MAX_CALL_OPS,
+            control,
+        }
+    }
+
+    /// Whether the call was cancelled or ran out of time.
+    pub fn stopped(&self) -> bool {
+        self.control.is_cancelled()
+    }
+}
+
+/// Why a page's text ends before its content does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cut {
+    /// Its operators (or the call's) ran out.
+    Operators,
+    /// Its content and forms decompress to more than `MAX_CONTENT`.
+    Content,
+    /// The call was cancelled or ran out of time.
+    Stopped,
+}
+
+/// A page's text, and why it stops early if it does.
+pub struct PageText {
+    pub text: String,
+    pub cut: Option<Cut>,
+}
 
 /// `[a b c d e f]`: the PDF affine matrix.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -112,8 +158,19 @@ impl<'a> Font<'a> {
 }
 
 /// The text state and where the last string ended, in device space.
-struct Walker<'a> {
+struct Walker<'a, 'b, 'c> {
     doc: &'a Document,
+    budget: &'b mut Budget<'c>,
+    /// Operators left for this page.
+    page_ops: u64,
+    /// Decompressed bytes left for this page, its content's and every form drawn's together.
+    bytes: usize,
+    /// The forms being drawn, outermost first: none is drawn inside itself.
+    path: Vec<ObjectId>,
+    /// (drawing form or the page, form) pairs drawn: each at most once a page, so forms that
+    /// draw each other cost their pairs, not their paths (K forms: K², not K⁸).
+    drawn: HashSet<(Option<ObjectId>, ObjectId)>,
+    cut: Option<Cut>,
     out: String,
     ctm: Matrix,
     stack: Vec<Matrix>,
@@ -129,16 +186,32 @@ struct Walker<'a> {
     last: Option<(f32, f32, f32)>,
 }
 
-/// The text of one page, lines separated by `\n`.
-pub fn page_text(doc: &Document, page: ObjectId) -> lopdf::Result<String> {
+/// The text of one page, lines separated by `\n`, within what `budget` allows.
+pub fn page_text(doc: &Document, page: ObjectId, budget: &mut Budget) -> lopdf::Result<PageText> {
     let fonts = doc
         .get_page_fonts(page)?
         .into_iter()
         .map(|(name, dict)| (name, std::rc::Rc::new(Font::of(doc, dict))))
         .collect();
-    let content = doc.get_page_content_with_limit(page, MAX_CONTENT)?;
+    let content = match doc.get_page_content_with_limit(page, MAX_CONTENT) {
+        Ok(c) => c,
+        Err(lopdf::Error::Decompress(_)) => {
+            return Ok(PageText {
+                text: String::new(),
+                cut: Some(Cut::Content),
+            });
+        }
+        Err(e) => return Err(e),
+    };
+    let page_ops = MAX_PAGE_OPS.min(budget.ops);
     let mut w = Walker {
         doc,
+        budget,
+        page_ops,
+        bytes: MAX_CONTENT - content.len(),
+        path: Vec::new(),
+        drawn: HashSet::new(),
+        cut: None,
         out: String::new(),
         ctm: Matrix::ID,
         stack: Vec::new(),
@@ -153,8 +226,13 @@ pub fn page_text(doc: &Document, page: ObjectId) -> lopdf::Result<String> {
         last: None,
     };
     let xobjects = page_xobjects(doc, page);
-    w.walk(&content, &fonts, &xobjects, 0)?;
-    Ok(w.out)
+    let walked = w.walk(&content, &fonts, &xobjects);
+    w.budget.ops -= page_ops - w.page_ops;
+    walked?;
+    Ok(PageText {
+        text: w.out,
+        cut: w.cut,
+    })
 }
 
 type Fonts<'a> = BTreeMap<Vec<u8>, std::rc::Rc<Font<'a>>>;
@@ -170,16 +248,37 @@ fn page_xobjects(doc: &Document, page: ObjectId) -> Vec<&Dictionary> {
         .collect()
 }
 
-impl<'a> Walker<'a> {
+impl<'a> Walker<'a, '_, '_> {
+    /// Whether the page may run one more operator; notes why not when it may not.
+    fn may_run(&mut self) -> bool {
+        if self.cut.is_some() {
+            return false;
+        }
+        if self.page_ops == 0 {
+            self.cut = Some(Cut::Operators);
+            return false;
+        }
+        self.page_ops -= 1;
+        if self.page_ops.is_multiple_of(CHECK_EVERY) && self.budget.stopped() {
+            self.cut = Some(Cut::Stopped);
+            return false;
+        }
+        true
+    }
+
+    /// Runs a content stream's operators one at a time as they are parsed, so a stream of
+    /// millions of them never sits in memory.
     fn walk(
         &mut self,
         content: &[u8],
         fonts: &Fonts<'a>,
         xobjects: &[&'a Dictionary],
-        depth: usize,
     ) -> lopdf::Result<()> {
-        let ops = Content::decode(content)?.operations;
-        for op in &ops {
+        for op in Content::decode_iter(content) {
+            let op = op?;
+            if !self.may_run() {
+                return Ok(());
+            }
             let args = &op.operands;
             let num = |i: usize| args.get(i).and_then(|o| o.as_float().ok()).unwrap_or(0.0);
             match op.operator.as_str() {
@@ -231,9 +330,9 @@ impl<'a> Walker<'a> {
                     self.move_line(0.0, -self.leading);
                     self.show_all(&args[args.len().min(2)..]);
                 }
-                "Do" if depth < MAX_DEPTH => {
+                "Do" if self.path.len() < MAX_DEPTH => {
                     let name = args.first().and_then(|o| o.as_name().ok()).unwrap_or(b"");
-                    self.form(name, fonts, xobjects, depth);
+                    self.form(name, fonts, xobjects);
                 }
                 _ => {}
             }
@@ -242,20 +341,30 @@ impl<'a> Walker<'a> {
     }
 
     /// A form XObject's text (page furniture and whole pages are often drawn as forms).
-    fn form(&mut self, name: &[u8], fonts: &Fonts<'a>, xobjects: &[&'a Dictionary], depth: usize) {
+    fn form(&mut self, name: &[u8], fonts: &Fonts<'a>, xobjects: &[&'a Dictionary]) {
         let doc = self.doc;
-        let Some(stream) = xobjects
-            .iter()
-            .find_map(|x| x.get_deref(name, doc).and_then(Object::as_stream).ok())
-        else {
+        // A stream is always an indirect object: its id names the form.
+        let Some((id, stream)) = xobjects.iter().find_map(|x| {
+            let id = x.get(name).and_then(Object::as_reference).ok()?;
+            Some((id, doc.get_object(id).and_then(Object::as_stream).ok()?))
+        }) else {
             return;
         };
         if stream.dict.get(b"Subtype").and_then(Object::as_name).ok() != Some(b"Form") {
             return; // an image
         }
-        let Ok(content) = stream.decompressed_content_with_limit(MAX_CONTENT) else {
+        if self.path.contains(&id) || !self.drawn.insert((self.path.last().copied(), id)) {
             return;
+        }
+        let content = match stream.decompressed_content_with_limit(self.bytes) {
+            Ok(c) => c,
+            Err(lopdf::Error::Decompress(_)) => {
+                self.cut = Some(Cut::Content);
+                return;
+            }
+            Err(_) => return,
         };
+        self.bytes -= content.len();
         let resources = stream
             .dict
             .get_deref(b"Resources", doc)
@@ -287,7 +396,9 @@ impl<'a> Walker<'a> {
         }
         let fonts = own_fonts.as_ref().unwrap_or(fonts);
         let xobjects = own_xobjects.as_deref().unwrap_or(xobjects);
-        let _ = self.walk(&content, fonts, xobjects, depth + 1);
+        self.path.push(id);
+        let _ = self.walk(&content, fonts, xobjects);
+        self.path.pop();
         self.ctm = saved.0;
         self.stack.truncate(saved.1);
     }

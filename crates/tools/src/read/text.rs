@@ -6,11 +6,13 @@ use super::indentation::{self, Block, Shape};
 use super::{Piece, Request};
 use crate::caps;
 use crate::error::{Code, Result, ToolError};
+use crate::offered::Named;
 use crate::reads::{self, Fingerprint};
 use crate::text::{self, Line, Outcome, Want};
 use serde_json::json;
 
-pub fn read(o: &mut Opened, req: &Request, cap: usize) -> Result<Piece> {
+/// `way_on`: how the trailer names `offset` for this call's model (SPEC 25.5).
+pub fn read(o: &mut Opened, req: &Request, cap: usize, way_on: &Named) -> Result<Piece> {
     let shown = o.shown.as_str();
     // From the start, also after a notebook that did not parse was read whole.
     std::io::Seek::rewind(&mut o.file).map_err(|e| ToolError::io(&e, shown, "reading"))?;
@@ -25,7 +27,7 @@ pub fn read(o: &mut Opened, req: &Request, cap: usize) -> Result<Piece> {
         mtime_ns: reads::mtime_ns(&o.meta),
         hash: scan.hash,
     };
-    let (output, data, shown_lines) = render(shown, &scan, cap);
+    let (output, data, shown_lines) = render(shown, &scan, cap, way_on);
     Ok(Piece {
         output,
         data,
@@ -45,7 +47,12 @@ pub fn binary(shown: &str, size: u64) -> ToolError {
     .hint("Binary content cannot be shown as text; use run with a tool such as xxd if you must look inside.")
 }
 
-fn render(shown: &str, scan: &text::Scan, cap: usize) -> (String, serde_json::Value, usize) {
+fn render(
+    shown: &str,
+    scan: &text::Scan,
+    cap: usize,
+    way_on: &Named,
+) -> (String, serde_json::Value, usize) {
     let total = scan.total_lines;
     let first = scan.first_line;
     let formatted: Vec<String> = scan
@@ -66,8 +73,9 @@ fn render(shown: &str, scan: &text::Scan, cap: usize) -> (String, serde_json::Va
             let last = first + k as u64 - 1;
             (last < total).then(|| {
                 format!(
-                    "(showing lines {first}-{last} of {total}; continue with offset={})",
-                    last + 1
+                    "(showing lines {first}-{last} of {total}; continue with {}={})",
+                    way_on.field("offset"),
+                    way_on.line("offset", last + 1)
                 )
             })
         })

@@ -27,6 +27,9 @@ pub struct Isolation {
     pub network_none: bool,
     /// `workspace-write`'s private temporary directory, given as TMPDIR; removed at the end.
     pub tmpdir: Option<PathBuf>,
+    /// What `workspace-write` may write besides the root for a linked worktree's commits
+    /// (SPEC 25.7): `data.sandbox.writable`.
+    pub added: Vec<PathBuf>,
 }
 
 /// The floor set by `--sandbox` / `LOOPR_RUN_SANDBOX` (the cli checked its spelling).
@@ -41,8 +44,8 @@ fn floor(ctx: &Ctx) -> Mode {
     given.max(catalog.unwrap_or_default())
 }
 
-/// The `--sandbox` floor alone: the catalog's hooks run unsandboxed unless their own
-/// `sandbox` says otherwise (SPEC 24.7), whatever floor the tool they wrap has.
+/// The `--sandbox` floor alone: the floor under a catalog hook's own `sandbox` (SPEC 31.4),
+/// whatever floor the tool it wraps has.
 pub fn given_floor(ctx: &Ctx) -> Mode {
     ctx.run_sandbox
         .as_deref()
@@ -65,6 +68,32 @@ fn writable_roots(ctx: &Ctx) -> Vec<PathBuf> {
             (None, _) => Some(ctx.root_real.join(w)),
         })
         .collect()
+}
+
+/// `workspace-write` grants the root (and `[run] writable_roots`) whole: Landlock cannot deny a
+/// directory inside an allowed tree again. A state dir inside one of them would be writable
+/// by the command, which could forge the journal and job records (SPEC 31.4), so such a run is
+/// refused. The default state dir is kept out of the root (context.rs); only one named inside
+/// it, or a writable root that holds it, gets here.
+fn state_not_writable(ctx: &Ctx) -> Result<()> {
+    let state = ctx.state_real();
+    let real = |p: PathBuf| crate::sandbox::real_path(&p).unwrap_or(p);
+    let holder = std::iter::once(ctx.root_real.clone())
+        .chain(writable_roots(ctx).into_iter().map(real))
+        .find(|w| state.starts_with(w));
+    let Some(holder) = holder else {
+        return Ok(());
+    };
+    Err(ToolError::new(
+        Code::SandboxUnavailable,
+        format!(
+            "sandbox \"workspace-write\" cannot keep the command out of loopr-tool's state directory {}: it lies inside {}, which the command may write; the command was not run",
+            state.display(),
+            holder.display()
+        ),
+    )
+    .with("mode", Mode::WorkspaceWrite.name())
+    .hint("Run loopr-tool with --state-dir (or LOOPR_STATE_DIR) outside the root and the writable roots, or ask for sandbox \"read-only\"."))
 }
 
 impl Isolation {
@@ -110,6 +139,9 @@ impl Isolation {
             .hint("Leave sandbox_fallback out; where the kernel cannot enforce the sandbox the call fails with sandbox_unavailable."));
         }
         let mode = asked.unwrap_or(floor);
+        if mode == Mode::WorkspaceWrite {
+            state_not_writable(ctx)?;
+        }
         let abi = if mode == Mode::None {
             None
         } else {
@@ -152,11 +184,17 @@ impl Isolation {
         } else {
             None
         };
+        let added = if mode == Mode::WorkspaceWrite {
+            super::worktree::writable(&ctx.root_real)
+        } else {
+            vec![]
+        };
         Ok(Isolation {
             mode,
             enforced: abi.is_some(),
             network_none,
             tmpdir,
+            added,
         })
     }
 
@@ -167,6 +205,7 @@ impl Isolation {
                 Mode::WorkspaceWrite => std::iter::once(ctx.root_real.clone())
                     .chain(self.tmpdir.clone())
                     .chain(writable_roots(ctx))
+                    .chain(self.added.iter().cloned())
                     .collect(),
                 _ => vec![],
             };
@@ -180,11 +219,15 @@ impl Isolation {
 
     /// `data.sandbox` (SPEC 24.6).
     pub fn data(&self) -> Value {
-        json!({
+        let mut data = json!({
             "mode": self.mode.name(),
             "enforced_by": if self.enforced { "landlock" } else { "none" },
             "network": if self.network_none { "none" } else { "inherit" },
-        })
+        });
+        if !self.added.is_empty() {
+            data["writable"] = json!(self.added);
+        }
+        data
     }
 }
 

@@ -13,6 +13,7 @@ pub mod record;
 pub mod runtime;
 pub mod stdin;
 pub mod supervisor;
+pub mod worktree;
 
 // The process runtime is an engine of its own (crates/proc), under its old paths.
 pub use loopr_proc::{capture, clean, confine, exec, guard, keeper, proc, signals};
@@ -177,6 +178,9 @@ fn start(
             "field `interactive` needs `background: true`: only a background job can be written to later",
         )
         .hint("Add background: true, then type into it with jobs (action \"write\", id, chars); or give the whole input at once as `stdin`."));
+    }
+    if background {
+        check_job_tool(ctx, interactive)?;
     }
     if input.command.trim().is_empty() {
         return Err(ToolError::invalid("command", "field `command` is empty")
@@ -408,9 +412,34 @@ pub fn open_log(ctx: &Ctx, id: &str) -> Option<File> {
     }
 }
 
-/// What the cut line tells the model to do.
-pub fn page_hint(id: &str) -> String {
-    format!("The whole output is in the log: jobs action \"output\", id \"{id}\"")
+/// What the cut line tells the model to do: page the log with the job tool as this call's
+/// model has it (SPEC 25.5), or, with none offered, rerun narrower.
+pub fn page_hint(ctx: &Ctx, id: &str) -> String {
+    match ctx.offered("jobs", Some("output")) {
+        Some(jobs) => format!(
+            "The whole output is in the log: {}",
+            jobs.call(Some("output"), &[("id", id)])
+        ),
+        None => "To see the rest, run the command again with its output narrowed (`| tail -n 50`, `| grep PATTERN`, or to a file you then read)".to_string(),
+    }
+}
+
+/// `background` (and `interactive`) start a job that only a job tool can read, wait for or
+/// kill: under a catalog that offers none, they are refused (SPEC 25.5).
+fn check_job_tool(ctx: &Ctx, interactive: bool) -> Result<()> {
+    if ctx.offered("jobs", None).is_some() {
+        return Ok(());
+    }
+    let field = if interactive {
+        "interactive"
+    } else {
+        "background"
+    };
+    Err(ToolError::invalid(
+        field,
+        format!("`{field}: true` starts a job that no tool offered here can read, wait for or kill, so it is refused"),
+    )
+    .hint("Run the command in the foreground (leave `background` out), with a `timeout_ms` that fits it."))
 }
 
 pub fn budget(job: &Job) -> usize {
@@ -490,7 +519,10 @@ fn foreground(
         let _ = std::fs::remove_file(file);
     }
     isolation::remove_tmpdir(spec.tmpdir.as_ref());
-    let captured = capture.finish(&page_hint(&job.id));
+    let captured = capture.finish(&page_hint(ctx, &job.id));
+    if outcome.exit != Exit::Code(0) {
+        warn_refused_write(ctx, &spec, &captured.text);
+    }
     let saved = record::update(ctx, &job.id, |j| settle(j, &outcome, captured.total))?;
     if outcome.cancelled {
         return Err(ToolError::cancelled("the run"));
@@ -508,6 +540,20 @@ fn foreground(
         spec.timeout_ms.unwrap_or(120_000),
         sandbox,
     )
+}
+
+/// A command that failed on a path `workspace-write` kept read-only is told which, and how a
+/// catalog widens it (SPEC 25.7): the denial alone reads like a broken repository.
+fn warn_refused_write(ctx: &Ctx, spec: &Spec, output: &str) {
+    let Some((Mode::WorkspaceWrite, writable)) = &spec.confine.fs else {
+        return;
+    };
+    if let Some(p) = worktree::refused_path(output, &spec.cwd, writable) {
+        ctx.warn(format!(
+            "the command failed on {}, which sandbox \"workspace-write\" keeps read-only; a catalog's [run] writable_roots can make a directory writable",
+            p.display()
+        ));
+    }
 }
 
 /// The record of a finished run.

@@ -89,6 +89,15 @@ pub fn stdin_path(session_dir: &Path, id: &str) -> PathBuf {
     logs_dir(session_dir).join(format!("{id}.stdin"))
 }
 
+/// What names job `id` of this session to a process that looks: its supervisor carries it as
+/// its argument (`loopr-tool __job TAG`), so a record naming another session's supervisor is
+/// told apart (SPEC 31.4). The session dir's real path, so every spelling of it agrees.
+pub fn tag(ctx: &Ctx, id: &str) -> String {
+    let dir = state::session_dir(ctx);
+    let real = crate::sandbox::real_path(&dir).unwrap_or(dir);
+    format!("{}#{id}", real.display())
+}
+
 pub fn now_ms() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -120,9 +129,23 @@ impl Job {
     }
 }
 
+/// Whether `id` is one this binary gives a job (digits): only such an id becomes a file name
+/// (`logs/<id>.log`). A record with any other id was written by someone else and is not read
+/// at all (SPEC 31.4): `../../x` would name a file outside the session.
+fn our_id(id: &str) -> bool {
+    (1..=20).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// The records as saved, less any with an id this binary never gives.
+fn load(lock: &StateLock) -> Result<Jobs> {
+    let mut jobs: Jobs = lock.load(FILE)?;
+    jobs.jobs.retain(|j| our_id(&j.id));
+    Ok(jobs)
+}
+
 /// Loads the records, settling running ones whose owner is gone. Saves if it settled any.
 pub fn load_settled(lock: &StateLock) -> Result<Jobs> {
-    let mut jobs: Jobs = lock.load(FILE)?;
+    let mut jobs: Jobs = load(lock)?;
     let mut changed = false;
     for j in &mut jobs.jobs {
         if j.state == State::Running && !j.owner.is_some_and(|o| o.alive()) {
@@ -165,7 +188,7 @@ pub fn begin(ctx: &Ctx, mut job: Job) -> Result<Job> {
 /// Changes one job under the lock; returns it as saved (None if it is no longer recorded).
 pub fn update(ctx: &Ctx, id: &str, f: impl FnOnce(&mut Job)) -> Result<Option<Job>> {
     let lock = StateLock::acquire(ctx)?;
-    let mut jobs: Jobs = lock.load(FILE)?;
+    let mut jobs: Jobs = load(&lock)?;
     let Some(job) = jobs.jobs.iter_mut().find(|j| j.id == id) else {
         return Ok(None);
     };
@@ -178,7 +201,7 @@ pub fn update(ctx: &Ctx, id: &str, f: impl FnOnce(&mut Job)) -> Result<Option<Jo
 /// Drops one record and its log (a background start that failed).
 pub fn forget(ctx: &Ctx, id: &str) -> Result<()> {
     let lock = StateLock::acquire(ctx)?;
-    let mut jobs: Jobs = lock.load(FILE)?;
+    let mut jobs: Jobs = load(&lock)?;
     jobs.jobs.retain(|j| j.id != id);
     let _ = std::fs::remove_file(log_path(lock.dir(), id));
     let _ = std::fs::remove_file(stdin_path(lock.dir(), id));
@@ -190,5 +213,5 @@ pub fn forget(ctx: &Ctx, id: &str) -> Result<()> {
 pub fn peek(ctx: &Ctx, id: &str) -> Option<Job> {
     let bytes = std::fs::read(state::session_dir(ctx).join(FILE)).ok()?;
     let jobs: Jobs = serde_json::from_slice(&bytes).ok()?;
-    jobs.jobs.into_iter().find(|j| j.id == id)
+    jobs.jobs.into_iter().find(|j| j.id == id && our_id(&j.id))
 }

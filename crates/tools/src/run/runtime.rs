@@ -29,7 +29,10 @@ enum Tree {
 
 impl Tree {
     /// Where a running job's processes are.
-    fn of(job: &Job) -> Tree {
+    fn of(ctx: &Ctx, job: &Job) -> Tree {
+        if foreign(ctx, job) {
+            return Tree::Gone;
+        }
         // An owner is trusted only while it is a process of this binary (SPEC 23.6): a
         // record naming any other process — forged, or a pid reused with the same start time
         // is impossible, but a forger can copy one — signals nothing below it.
@@ -45,7 +48,10 @@ impl Tree {
     /// hangs below the recorded owner's pid counts as orphaned: one still below it means the
     /// record's owner is not what it says (a forged or stale record), and then nothing is
     /// touched.
-    fn left_behind(job: &Job) -> Tree {
+    fn left_behind(ctx: &Ctx, job: &Job) -> Tree {
+        if foreign(ctx, job) {
+            return Tree::Gone;
+        }
         let owner_pid = job.owner.map(|o| o.pid);
         match live_keeper(job) {
             Some(k) if proc::stat(k.pid).is_some_and(|s| Some(s.ppid) != owner_pid) => {
@@ -88,6 +94,24 @@ impl Tree {
     }
 }
 
+/// Whether the record names a supervisor of some other job — another session's, or another
+/// job of this one — as its owner, or as its keeper's parent: such a record was written by
+/// someone else, and nothing it names is signalled (SPEC 31.4). A supervisor carries the tag
+/// of the job it serves as its argument.
+fn foreign(ctx: &Ctx, job: &Job) -> bool {
+    let tag = record::tag(ctx, &job.id);
+    let other_supervisor = |pid: u32| {
+        let args = proc::cmdline(pid);
+        args.get(1).map(String::as_str) == Some(super::supervisor::COMMAND)
+            && args.get(2) != Some(&tag)
+    };
+    let owner = job.owner.filter(|o| o.alive() && proc::is_ours(*o));
+    let keeper_parent = live_keeper(job)
+        .and_then(|k| proc::stat(k.pid))
+        .map(|s| s.ppid);
+    owner.is_some_and(|o| other_supervisor(o.pid)) || keeper_parent.is_some_and(other_supervisor)
+}
+
 /// The job's keeper, if it still runs and is really a keeper (this binary's `__keep`).
 fn live_keeper(job: &Job) -> Option<ProcId> {
     job.keeper.filter(|k| k.alive() && proc::is_keeper(*k))
@@ -100,7 +124,7 @@ pub fn end_job(ctx: &Ctx, job: &Job) -> Result<usize> {
     if job.owner == Some(ProcId::me()) {
         return Ok(0); // our own foreground run cannot be waiting: we are here
     }
-    Ok(end_tree(ctx, job, Tree::of(job)))
+    Ok(end_tree(ctx, job, Tree::of(ctx, job)))
 }
 
 /// Ends what a finished job left running: a job whose owner was killed is settled as
@@ -111,7 +135,7 @@ pub fn end_left_behind(ctx: &Ctx, job: &Job) -> usize {
     if job.note.is_none() {
         return 0;
     }
-    end_tree(ctx, job, Tree::left_behind(job))
+    end_tree(ctx, job, Tree::left_behind(ctx, job))
 }
 
 fn end_tree(ctx: &Ctx, job: &Job, tree: Tree) -> usize {

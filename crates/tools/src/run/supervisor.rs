@@ -28,6 +28,37 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
+/// How the model reads, stops and types into the job it started, in the names it was offered
+/// (SPEC 25.5); a way it lacks is not named.
+fn started_hint(ctx: &Ctx, id: &str, interactive: bool) -> String {
+    let mut out = "Its output goes to its log.".to_string();
+    if let Some(output) = ctx.offered("jobs", Some("output")) {
+        let wait = if output.name == "jobs" {
+            " (block: true waits for the end)"
+        } else {
+            ""
+        };
+        out.push_str(&format!(
+            " Page it with {}{wait}.",
+            output.call(Some("output"), &[("id", id)])
+        ));
+    }
+    if let Some(kill) = ctx.offered("jobs", Some("kill")) {
+        out.push_str(&format!(
+            " Stop it with {}.",
+            kill.call(Some("kill"), &[("id", id)])
+        ));
+    }
+    out.push('\n');
+    if interactive && let Some(write) = ctx.offered("jobs", Some("write")) {
+        out.push_str(&format!(
+            "Its stdin stays open: type into it with {} and chars \"…\\n\", which answers with what it printed since.\n",
+            write.call(Some("write"), &[("id", id)])
+        ));
+    }
+    out
+}
+
 /// The hidden subcommand that runs a supervisor.
 pub const COMMAND: &str = "__job";
 
@@ -53,7 +84,7 @@ pub fn start(ctx: &Ctx, job: Job, spec: Spec, sandbox: serde_json::Value) -> Res
         id: job.id.clone(),
         spec,
     };
-    if let Err(e) = launch(&order) {
+    if let Err(e) = launch(&order, &record::tag(ctx, &job.id)) {
         let _ = record::forget(ctx, &job.id);
         isolation::remove_tmpdir(tmpdir.as_ref());
         return Err(e);
@@ -64,16 +95,7 @@ pub fn start(ctx: &Ctx, job: Job, spec: Spec, sandbox: serde_json::Value) -> Res
         job.id,
         job.label()
     ));
-    out.push_str(&format!(
-        "Its output goes to its log. Page it with jobs (action \"output\", id \"{0}\"; block: true waits for the end); stop it with jobs (action \"kill\", id \"{0}\").\n",
-        job.id
-    ));
-    if job.interactive {
-        out.push_str(&format!(
-            "Its stdin stays open: type into it with jobs (action \"write\", id \"{}\", chars \"…\\n\"), which answers with what it printed since.\n",
-            job.id
-        ));
-    }
+    out.push_str(&started_hint(ctx, &job.id, job.interactive));
     let mut data = json!({
         "id": job.id,
         "background": true,
@@ -92,7 +114,7 @@ pub fn start(ctx: &Ctx, job: Job, spec: Spec, sandbox: serde_json::Value) -> Res
     Ok(Success::new(out, data))
 }
 
-fn launch(order: &Order) -> Result<()> {
+fn launch(order: &Order, tag: &str) -> Result<()> {
     let fail = |e: std::io::Error| {
         ToolError::new(
             Code::IoError,
@@ -101,6 +123,7 @@ fn launch(order: &Order) -> Result<()> {
     };
     let mut cmd = Command::new(super::keeper::program());
     cmd.arg(COMMAND)
+        .arg(tag)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null());
@@ -253,7 +276,7 @@ pub fn main() -> i32 {
     // The job has ended: a later write finds no FIFO and says so.
     drop(keep);
     forget_fifo();
-    let captured = capture.finish(&super::page_hint(&order.id));
+    let captured = capture.finish(&super::page_hint(&ctx, &order.id));
     // The log is all a later reader has: say there what the end was like.
     let note = if outcome.timed_out {
         Some(format!(

@@ -6,8 +6,9 @@ use super::{brave, clean, searxng, tavily};
 use crate::error::{Code, ToolError};
 use crate::web::http::Failure;
 
+/// Every error names the provider and holds neither its key nor its address's userinfo.
 fn named(e: ToolError, chosen: &Chosen) -> ToolError {
-    e.with("provider", chosen.provider.name())
+    chosen.scrub_error(e.with("provider", chosen.provider.name()))
 }
 
 /// A failure before a response or while reading its body.
@@ -83,10 +84,7 @@ pub fn status_error(
         Provider::DuckDuckGo => None,
     }
     .unwrap_or_else(|| clean::cut(&page_text(body), clean::MAX_CHARS));
-    let detail = match &chosen.key {
-        Some(k) => k.scrub(&detail),
-        None => detail,
-    };
+    let detail = chosen.scrub(&detail);
     let mut message = format!("{who} answered HTTP {status}{reason}");
     if !detail.is_empty() {
         message.push_str(": ");

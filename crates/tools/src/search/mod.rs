@@ -181,10 +181,8 @@ The provider is chosen by the user (DuckDuckGo unless a Brave or Tavily key or a
                 ),
             ));
         }
-        let scrub = |e: ToolError| match &chosen.key {
-            Some(k) => k.scrub_error(e),
-            None => e,
-        };
+        // Neither the key nor the endpoint's userinfo reaches the model (SPEC 31.4).
+        let scrub = |e: ToolError| chosen.scrub_error(e);
         let key = cache_key(&chosen, &query, max_results, &allowed, &blocked);
         let dir = state::root_dir(ctx).join("search-cache");
         let cached = cache::load(&dir, &key, state::unix_secs())
@@ -370,9 +368,9 @@ fn ask_provider(ctx: &Ctx, chosen: &Chosen, ask: &Ask, timeout_ms: u64) -> Resul
                 *s = k.scrub(s);
             }
         }
-        for w in &mut parsed.warnings {
-            *w = k.scrub(w);
-        }
+    }
+    for w in &mut parsed.warnings {
+        *w = chosen.scrub(w);
     }
     Ok(parsed)
 }

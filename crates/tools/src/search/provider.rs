@@ -100,12 +100,26 @@ impl Secret {
         &self.0
     }
 
-    /// `text` with every occurrence of the key replaced, for quoting what a provider said.
+    /// `text` with every occurrence of the key replaced, for quoting what a provider said —
+    /// also the key split by common separators (`sk-ab cd`, `sk-ab\ncd`, `s.k.a.b`: SPEC 31.4),
+    /// for a key long enough (8 characters) that such a match is no accident.
     pub fn scrub(&self, text: &str) -> String {
         if self.0.len() < 4 {
             return text.to_string();
         }
-        text.replace(&self.0, "[API key]")
+        let whole = text.replace(&self.0, "[API key]");
+        if self.0.chars().count() < 8 {
+            return whole;
+        }
+        let pattern: Vec<String> = self
+            .0
+            .chars()
+            .map(|c| regex::escape(&c.to_string()))
+            .collect();
+        match regex::Regex::new(&pattern.join(SEPARATORS)) {
+            Ok(re) => re.replace_all(&whole, "[API key]").into_owned(),
+            Err(_) => whole,
+        }
     }
 
     /// `e` with the key scrubbed from its message, hint and text fields.
@@ -121,6 +135,36 @@ impl Secret {
     }
 }
 
+/// What may stand between two characters of a key that is quoted split: blanks, line breaks
+/// and common punctuation, up to three of them.
+const SEPARATORS: &str = r#"[\s\-_.,:;/|'"+*]{0,3}"#;
+
+/// `text` with the userinfo of every URL in it (`http://user:pass@host`) replaced by
+/// `[userinfo]` (SPEC 31.4): a SearXNG address with a password is never shown, in an error,
+/// `catalog` or anywhere.
+pub fn redact_userinfo(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("://") {
+        let (head, tail) = rest.split_at(at + 3);
+        out.push_str(head);
+        let authority_end = tail
+            .find(|c: char| matches!(c, '/' | '?' | '#') || c.is_whitespace() || c == '"')
+            .unwrap_or(tail.len());
+        let authority = &tail[..authority_end];
+        match authority.rfind('@') {
+            Some(i) => {
+                out.push_str("[userinfo]");
+                out.push_str(&authority[i..]);
+            }
+            None => out.push_str(authority),
+        }
+        rest = &tail[authority_end..];
+    }
+    out.push_str(rest);
+    out
+}
+
 impl std::fmt::Debug for Secret {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Secret(<set>)")
@@ -134,6 +178,38 @@ pub struct Chosen {
     /// The search endpoint's full URL.
     pub endpoint: Url,
     pub key: Option<Secret>,
+}
+
+impl Chosen {
+    /// `text` without the key and without the endpoint's userinfo (its password too where it
+    /// appears on its own, decoded or not).
+    pub fn scrub(&self, text: &str) -> String {
+        let mut t = redact_userinfo(text);
+        if let Some(k) = &self.key {
+            t = k.scrub(&t);
+        }
+        if let Some(pass) = self.endpoint.password() {
+            let decoded = url::form_urlencoded::parse(format!("p={pass}").as_bytes())
+                .next()
+                .map(|(_, v)| v.into_owned());
+            for p in std::iter::once(pass.to_string()).chain(decoded) {
+                t = Secret(p).scrub(&t).replace("[API key]", "[password]");
+            }
+        }
+        t
+    }
+
+    /// `e` with the key and the userinfo scrubbed from its message, hint and text fields.
+    pub fn scrub_error(&self, mut e: crate::error::ToolError) -> crate::error::ToolError {
+        e.message = self.scrub(&e.message);
+        e.hint = e.hint.map(|h| self.scrub(&h));
+        for v in e.extra.values_mut() {
+            if let serde_json::Value::String(s) = v {
+                *s = self.scrub(s);
+            }
+        }
+        e
+    }
 }
 
 /// Decides the provider, its endpoint and key. `env` reads a variable (an empty value counts as
@@ -198,6 +274,7 @@ pub fn choose(
         },
     };
     let endpoint = endpoint(&base, provider).map_err(|why| {
+        let base = redact_userinfo(&base);
         ToolError::usage(format!("{source} ({base:?}) is not a usable address: {why}"))
             .hint("Give the provider's base address, e.g. http://localhost:8080 or https://search.example.org.")
     })?;
@@ -247,6 +324,30 @@ fn endpoint(base: &str, provider: Provider) -> std::result::Result<Url, String> 
 mod tests {
     use super::*;
     use std::collections::HashMap;
+
+    #[test]
+    fn userinfo_is_redacted_and_a_split_key_scrubbed() {
+        assert_eq!(
+            redact_userinfo("at http://u:p@host:8080/search?q=1 and https://h/x"),
+            "at http://[userinfo]@host:8080/search?q=1 and https://h/x"
+        );
+        assert_eq!(redact_userinfo("no url here"), "no url here");
+        let k = Secret("sk-abcdef123456".into());
+        for quoted in [
+            "sk-abcdef123456",
+            "sk-abc def123456",
+            "sk-abcdef\n123456",
+            "s k - a b c d e f 1 2 3 4 5 6",
+            "sk-abc-def-123-456",
+        ] {
+            assert_eq!(
+                k.scrub(&format!("key {quoted}!")),
+                "key [API key]!",
+                "{quoted}"
+            );
+        }
+        assert_eq!(k.scrub("sk-abcdef 99"), "sk-abcdef 99");
+    }
 
     fn with(vars: &[(&str, &str)], catalog: Option<&CatalogSearch>) -> Result<Chosen> {
         let map: HashMap<String, String> = vars

@@ -180,7 +180,7 @@ fn cut_short(ctx: &Ctx, entry: &Entry, target: &sandbox::Resolved) -> Result<boo
     };
     let blobs = crate::state::session_dir(ctx).join("undo");
     let read = |name: &str| {
-        std::fs::read(blobs.join(name)).map_err(|e| ToolError::state(&e, &blobs.join(name)))
+        journal::read_blob(&blobs, name).map_err(|e| ToolError::state(&e, &blobs.join(name)))
     };
     let (Some(old), new) = (prev.blob.as_deref().map(read).transpose()?, read(written)?) else {
         return Ok(false);
@@ -231,9 +231,7 @@ fn check_entry(ctx: &Ctx, entry: &Entry) -> Result<()> {
             .with("path", r.shown.as_str()));
         }
     }
-    if let Some(bad) = names.iter().find(|n| {
-        n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit() || b == b'.') || n.starts_with('.')
-    }) {
+    if let Some(bad) = names.iter().find(|n| !journal::our_name(n)) {
         return Err(ToolError::new(
             Code::IoError,
             format!("the undo journal names kept content {bad:?}, which loopr-tool never writes; nothing was undone"),

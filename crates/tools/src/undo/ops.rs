@@ -10,7 +10,7 @@ use crate::error::{Code, Result, ToolError};
 use crate::fsx;
 use crate::journal::{self, Entry, Op};
 use crate::reads::{self, Fingerprint};
-use crate::sandbox;
+use crate::sandbox::{self, carried::Side};
 use crate::state;
 use serde_json::json;
 use std::path::Path;
@@ -81,7 +81,7 @@ pub(super) fn blob_bytes(
         ))
     })?;
     let bytes =
-        std::fs::read(blobs.join(blob)).map_err(|e| ToolError::state(&e, &blobs.join(blob)))?;
+        journal::read_blob(&blobs, blob).map_err(|e| ToolError::state(&e, &blobs.join(blob)))?;
     let hash = prev.hash.map(|_| xxhash_rust::xxh3::xxh3_64(&bytes));
     if hash != prev.hash || bytes.len() as u64 != prev.size {
         return Err(ToolError::new(
@@ -139,6 +139,9 @@ fn undo_move(
     // Through checked handles (SPEC 23.5): both ends resolved afresh.
     let to_r = sandbox::resolve_entry(ctx, "path", &to.to_string_lossy())?;
     let from_r = sandbox::resolve_entry(ctx, "path", &from.to_string_lossy())?;
+    // Moving a tree back carries every path below it as the move did (SPEC 31.4).
+    let (back_from, back_to) = (Side::of(&to_r), Side::of(&from_r));
+    sandbox::carried::check(ctx, "path", &to_r.real, Some(back_from), Some(back_to))?;
     // Staged before anything moves: the file the move replaced (back at `to`), and the content
     // the file had before a change that rewrote it as it moved (apply_patch's Update + Move to:
     // back at `from` as a new file, and the rewritten one goes).
@@ -247,6 +250,8 @@ fn undo_delete(
         .into_iter()
         .collect();
     let back = sandbox::resolve_entry(ctx, "path", &real.to_string_lossy())?;
+    // What comes back from the trash lands below `back` at once (SPEC 31.4).
+    sandbox::carried::check(ctx, "path", &kept, None, Some(Side::of(&back)))?;
     let (journaled, remaining) = change::undo_first(ctx, entry, &records)?;
     fsx::move_in(&kept, &back).map_err(|e| ToolError::io(&e, shown, "restoring"))?;
     if let Some(parent) = real.parent() {
