@@ -8,6 +8,14 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 use testkit::{Env, Out, finish};
 
+// On a file hub and on a Redis hub alike (SPEC 25.2).
+on_both_hubs!(
+    inbox_wait_wakes_on_a_share_from_another_process_and_times_out_empty,
+    validate_runs_another_loops_phase_in_the_callers_root,
+    ask_user_waits_for_the_harness_and_its_options_are_checked,
+    a_share_reaches_at_most_100_sessions,
+);
+
 /// The binary at `root` in `session`, with more arguments and JSON on stdin.
 fn at(env: &Env, root: &Path, session: &str, args: &[&str], input: Value) -> Out {
     let mut c = env.cmd();
@@ -328,9 +336,7 @@ fn json_of(child: std::process::Child) -> Value {
     })
 }
 
-#[test]
-fn inbox_wait_wakes_on_a_share_from_another_process_and_times_out_empty() {
-    let env = Env::new();
+fn inbox_wait_wakes_on_a_share_from_another_process_and_times_out_empty(env: &Env) {
     let root = env.root.clone();
     let t = Instant::now();
     let waiter = spawn(
@@ -407,9 +413,7 @@ fn inbox_wait_wakes_on_a_share_from_another_process_and_times_out_empty() {
     assert_eq!(out.data()["session"], "b", "{}", out.stdout);
 }
 
-#[test]
-fn validate_runs_another_loops_phase_in_the_callers_root() {
-    let env = Env::new();
+fn validate_runs_another_loops_phase_in_the_callers_root(env: &Env) {
     let code_root = env.dir.path().join("wt-code");
     std::fs::create_dir_all(&code_root).unwrap();
     std::fs::write(code_root.join("marker"), "").unwrap();
@@ -475,9 +479,7 @@ fn validate_runs_another_loops_phase_in_the_callers_root() {
     at(&env, &code_root, "val", &harness, json!({"session": "a/b"})).assert_invalid("session");
 }
 
-#[test]
-fn ask_user_waits_for_the_harness_and_its_options_are_checked() {
-    let env = Env::new();
+fn ask_user_waits_for_the_harness_and_its_options_are_checked(env: &Env) {
     let root = env.root.clone();
     let asker = spawn(
         &env,
@@ -559,9 +561,7 @@ fn ask_user_waits_for_the_harness_and_its_options_are_checked() {
     .assert_err("timeout");
 }
 
-#[test]
-fn a_share_reaches_at_most_100_sessions() {
-    let env = Env::new();
+fn a_share_reaches_at_most_100_sessions(env: &Env) {
     let to: Vec<String> = (0..101).map(|i| format!("s{i}")).collect();
     let out = at(
         &env,

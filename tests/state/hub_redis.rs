@@ -469,3 +469,49 @@ fn a_cancelled_query_in_mcp_stops_waiting_on_the_server_within_a_slice() {
     drop(stdin); // the server ends at the end of its input
     let _ = mcp.wait();
 }
+
+/// `session show` names a Redis hub by its URL without credentials and lists the sessions it
+/// knows with their roots; a share to a session never seen says it created its inbox.
+#[test]
+fn session_show_gives_the_redis_hub_and_its_sessions_without_the_password() {
+    let Some(server) = RedisServer::start_with(&["--requirepass", SECRET]) else {
+        return;
+    };
+    let url = format!("redis://:{SECRET}@127.0.0.1:{}/", server.port);
+    let env = Env::new().with_var("LOOPR_HUB", &url);
+    let out = env.call_in(
+        "coder",
+        "share",
+        json!({"to": ["planner"], "data_type": "n", "data": 1}),
+    );
+    out.assert_ok();
+    assert!(
+        out.output().contains("created an inbox for planner"),
+        "{}",
+        out.output()
+    );
+    let again = env.call_in(
+        "coder",
+        "share",
+        json!({"to": ["planner"], "data_type": "n", "data": 2}),
+    );
+    assert!(!again.output().contains("created"), "{}", again.output());
+    let show = env.call_in("coder", "session", json!({}));
+    show.assert_ok();
+    assert_no_secret(&show);
+    eprintln!(
+        "{}",
+        show.output()
+            .lines()
+            .find(|l| l.starts_with("Hub"))
+            .unwrap_or("")
+    );
+    let hub = &show.data()["hub"];
+    assert_eq!(hub["kind"], "redis");
+    assert_eq!(hub["id"], format!("redis://127.0.0.1:{}/", server.port));
+    let root = env.root.display().to_string();
+    assert_eq!(
+        hub["sessions"],
+        json!([{"session": "coder", "root": root}, {"session": "planner", "root": ""}])
+    );
+}

@@ -5,34 +5,6 @@
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 use testkit::Env;
-use testkit::redis::RedisServer;
-
-/// Each test here runs twice (SPEC 25.2: a file hub and a Redis hub are interchangeable): as
-/// `NAME::file_hub`, on the default file hub, and as `NAME::redis_hub`, with `LOOPR_HUB` naming a
-/// `redis-server` of its own on a free loopback port (skipped, saying so, without one).
-macro_rules! on_both_hubs {
-    ($($name:ident),* $(,)?) => {$(
-        mod $name {
-            #[test]
-            fn file_hub() {
-                super::$name(&testkit::Env::new());
-            }
-            #[test]
-            fn redis_hub() {
-                if let Some((env, _server)) = super::redis_env() {
-                    super::$name(&env);
-                }
-            }
-        }
-    )*};
-}
-
-/// An env whose calls meet in a fresh Redis hub, with the server (stopped when dropped).
-pub fn redis_env() -> Option<(Env, RedisServer)> {
-    let server = RedisServer::start()?;
-    Some((Env::new().with_var("LOOPR_HUB", server.url()), server))
-}
-
 on_both_hubs!(
     complete_task_once_until_reopened_and_session_show_reports_it,
     two_sessions_exchange_a_query_and_its_reply_while_both_run_other_tools,
