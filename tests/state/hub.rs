@@ -340,7 +340,7 @@ fn inbox_wait_wakes_on_a_share_from_another_process_and_times_out_empty(env: &En
     let root = env.root.clone();
     let t = Instant::now();
     let waiter = spawn(
-        &env,
+        env,
         &root,
         "code",
         &["inbox"],
@@ -348,7 +348,7 @@ fn inbox_wait_wakes_on_a_share_from_another_process_and_times_out_empty(env: &En
     );
     std::thread::sleep(Duration::from_millis(400));
     at(
-        &env,
+        env,
         &root,
         "plan",
         &["share"],
@@ -364,7 +364,7 @@ fn inbox_wait_wakes_on_a_share_from_another_process_and_times_out_empty(env: &En
     // Marked read: a second wait finds nothing and says so when its time runs out.
     let t = Instant::now();
     let out = at(
-        &env,
+        env,
         &root,
         "code",
         &["inbox"],
@@ -376,7 +376,7 @@ fn inbox_wait_wakes_on_a_share_from_another_process_and_times_out_empty(env: &En
     // Bounds and fields.
     for bad in [json!(0), json!(600_001)] {
         at(
-            &env,
+            env,
             &root,
             "code",
             &["inbox"],
@@ -384,10 +384,10 @@ fn inbox_wait_wakes_on_a_share_from_another_process_and_times_out_empty(env: &En
         )
         .assert_invalid("timeout_ms");
     }
-    at(&env, &root, "code", &["inbox"], json!({"timeout_ms": 5})).assert_invalid("timeout_ms");
+    at(env, &root, "code", &["inbox"], json!({"timeout_ms": 5})).assert_invalid("timeout_ms");
     // One harness watches several loops: the first inbox with something unread answers.
     at(
-        &env,
+        env,
         &root,
         "code",
         &["inbox"],
@@ -395,7 +395,7 @@ fn inbox_wait_wakes_on_a_share_from_another_process_and_times_out_empty(env: &En
     )
     .assert_invalid("sessions[0]");
     at(
-        &env,
+        env,
         &root,
         "plan",
         &["share"],
@@ -403,7 +403,7 @@ fn inbox_wait_wakes_on_a_share_from_another_process_and_times_out_empty(env: &En
     )
     .assert_ok();
     let out = at(
-        &env,
+        env,
         &root,
         "h",
         &["--harness", "inbox"],
@@ -420,7 +420,7 @@ fn validate_runs_another_loops_phase_in_the_callers_root(env: &Env) {
     let phase = json!({"name": "p1", "title": "T", "objective": "O.",
         "tasks": [{"description": "d"}], "validation_command": "test -f marker && echo in-$(basename \"$PWD\")"});
     at(
-        &env,
+        env,
         &env.root,
         "phase-1",
         &["--hub", "h", "create_phase"],
@@ -444,19 +444,12 @@ fn validate_runs_another_loops_phase_in_the_callers_root(env: &Env) {
         "validate",
     ];
     // A model's profile without run never runs a phase's command (24.7)...
-    at(
-        &env,
-        &code_root,
-        "val",
-        &args,
-        json!({"session": "phase-1"}),
-    )
-    .assert_err("tool_disabled");
+    at(env, &code_root, "val", &args, json!({"session": "phase-1"})).assert_err("tool_disabled");
     // ...the harness's call does, in its own root.
     let mut harness = vec!["--harness"];
     harness.extend(args);
     let out = at(
-        &env,
+        env,
         &code_root,
         "val",
         &harness,
@@ -469,20 +462,20 @@ fn validate_runs_another_loops_phase_in_the_callers_root(env: &Env) {
     assert_eq!(out.data()["root"], code_root.to_str().unwrap());
     // A session with no phase: nothing to validate, said so.
     at(
-        &env,
+        env,
         &code_root,
         "val",
         &harness,
         json!({"session": "nobody"}),
     )
     .assert_err("invalid_input");
-    at(&env, &code_root, "val", &harness, json!({"session": "a/b"})).assert_invalid("session");
+    at(env, &code_root, "val", &harness, json!({"session": "a/b"})).assert_invalid("session");
 }
 
 fn ask_user_waits_for_the_harness_and_its_options_are_checked(env: &Env) {
     let root = env.root.clone();
     let asker = spawn(
-        &env,
+        env,
         &root,
         "code",
         &["ask_user"],
@@ -492,7 +485,7 @@ fn ask_user_waits_for_the_harness_and_its_options_are_checked(env: &Env) {
     let start = Instant::now();
     let id = loop {
         let out = at(
-            &env,
+            env,
             &root,
             "user",
             &["--harness", "inbox"],
@@ -514,7 +507,7 @@ fn ask_user_waits_for_the_harness_and_its_options_are_checked(env: &Env) {
             .as_object_mut()
             .unwrap()
             .extend(answer.as_object().unwrap().clone());
-        at(&env, &root, "user", args, input)
+        at(env, &root, "user", args, input)
     };
     // Only the harness answers for the person; an option not offered is its error.
     reply(&["inbox"], json!({"selected": ["keep"]})).assert_invalid("session");
@@ -549,10 +542,10 @@ fn ask_user_waits_for_the_harness_and_its_options_are_checked(env: &Env) {
             "timeout_ms",
         ),
     ] {
-        at(&env, &root, "code", &["ask_user"], input).assert_invalid(field);
+        at(env, &root, "code", &["ask_user"], input).assert_invalid(field);
     }
     at(
-        &env,
+        env,
         &root,
         "code",
         &["ask_user"],
@@ -564,7 +557,7 @@ fn ask_user_waits_for_the_harness_and_its_options_are_checked(env: &Env) {
 fn a_share_reaches_at_most_100_sessions(env: &Env) {
     let to: Vec<String> = (0..101).map(|i| format!("s{i}")).collect();
     let out = at(
-        &env,
+        env,
         &env.root,
         "a",
         &["share"],
@@ -573,6 +566,6 @@ fn a_share_reaches_at_most_100_sessions(env: &Env) {
     out.assert_err("too_large");
     assert_eq!(out.json["error"]["field"], "to");
     // Nothing was made for any of them.
-    let show = at(&env, &env.root, "a", &["session"], json!({}));
+    let show = at(env, &env.root, "a", &["session"], json!({}));
     assert_eq!(show.data()["hub"]["sessions"], json!([]), "{}", show.stdout);
 }
