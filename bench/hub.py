@@ -9,7 +9,9 @@
       `tools/call query` to reading the answer (what the hub costs a running loop);
    b. `cli`: a fresh `loopr-tool query` process each time, from spawn to exit (a harness's
       one-shot call: adds a process start).
-2. 50 loops x 100 shares each, at once: 50 `batch` processes (one per loop, sessions
+2. `inbox wait` in a warm mcp server, woken by a `share` from another process: from the share
+   process's exit to the waiter's answer, median and p99 (target: p99 <= 50 ms).
+3. 50 loops x 100 shares each, at once: 50 `batch` processes (one per loop, sessions
    loop-0..49), share j of loop i going to inbox in-((i+j) % 10), so 10 inboxes take 500 each
    from 50 writers. Then every inbox is read: 0 lost, 0 duplicated, and throughput in shares
    per second (from the first start to the last exit).
@@ -153,6 +155,27 @@ def round_trips(env, mode):
     return times
 
 
+def wait_wakes(env, rounds=100):
+    """`inbox wait` in a warm mcp server of session `w`; a `share` process to it. From the
+    share's exit to the waiter's answer read (the wake, the listing and the response)."""
+    waiter = Mcp("w", env)
+    lat = []
+    for i in range(rounds + 5):
+        rid = waiter.send("tools/call", {"name": "inbox",
+                                          "arguments": {"action": "wait", "timeout_ms": 10000}})
+        time.sleep(0.05)  # well inside its wait
+        subprocess.run([BIN, "--session", "s", "share"], env=env, capture_output=True,
+                       input=json.dumps({"to": ["w"], "data_type": "n", "data": i}).encode())
+        t_exit = time.perf_counter()
+        out = waiter.receive(rid)["result"]["structuredContent"]
+        dt = time.perf_counter() - t_exit
+        assert out["data"]["messages"][0]["data"] == i, out
+        if i >= 5:
+            lat.append(dt * 1000)
+    waiter.close()
+    return lat
+
+
 def many_shares(env, loops=50, each=100, inboxes=10):
     procs = []
     t0 = time.perf_counter()
@@ -209,6 +232,9 @@ def main():
                 t = round_trips(env, mode)
                 print(f"{name:5} round trip ({mode}): median {statistics.median(t):.2f} ms, "
                       f"p99 {pct(t, 99):.2f} ms, min {min(t):.2f} ms")
+            w = wait_wakes(env)
+            print(f"{name:5} inbox wait woken after a share process exits: median "
+                  f"{statistics.median(w):.2f} ms, p99 {pct(w, 99):.2f} ms")
             total, lost, dup, refused, wall = many_shares(env)
             print(f"{name:5} 50 loops x 100 shares: {total} sent, {lost} lost, {dup} duplicated, "
                   f"{refused} refused, {wall:.2f} s, {total / wall:.0f} shares/s")
