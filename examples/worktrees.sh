@@ -42,16 +42,18 @@ echo "== spec loop reads the plan and writes its spec"
 harness "$proj" --session spec-1 artifact <<< '{"kind": "plan", "name": "calc", "session": "plan-1"}' >/dev/null
 model spec spec-1 "$proj" <<'JSON'
 {"name": "create_spec", "input": {"name": "add", "title": "Add", "overview": "add(a, b) = a + b.",
-  "phases": [{"name": "impl", "title": "Implement add", "description": "Write add and its test."}]}}
+  "phases": [{"name": "impl", "title": "Implement add", "description": "Write add and its test."},
+             {"name": "docs", "title": "Document add", "description": "A doc comment."},
+             {"name": "bench", "title": "Measure add", "description": "A benchmark."}]}}
 JSON
 
 echo "== phase loop hands the phase over, with how to validate it"
 model phase phase-1 "$proj" <<'JSON'
 {"name": "create_phase", "input": {"name": "impl", "title": "Implement add", "objective": "add and a test.",
   "tasks": [{"description": "Write add", "file": "src/lib.rs", "action": "modify"}],
-  "validation_command": "cargo test -q 2>&1 | grep -q 'test result: ok. 1 passed'"}}
+  "validation_command": "cargo test -q 2>&1 | grep -q 'test result: ok. 1 passed' && echo validated in $(basename $PWD)"}}
 JSON
-harness "$proj" --session phase-1 share <<< '{"to": ["code-1"], "data_type": "phase", "data": {"session": "phase-1", "phase": "impl"}}'
+harness "$proj" --session phase-1 --format text share <<< '{"to": ["code-1"], "data_type": "phase", "data": {"session": "phase-1", "phase": "impl"}}'
 
 echo "== code loop (its own worktree): what it was given"
 wt="$work/wt-code"
@@ -63,7 +65,7 @@ cat > "$work/edit.json" <<'JSON'
   "content": "pub fn add(a: i64, b: i64) -> i64 {\n    a + b\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {\n        assert_eq!(super::add(2, 3), 5);\n    }\n}\n"}}
 JSON
 model code code-1 "$wt" < "$work/edit.json" >/dev/null
-echo '{"name": "test", "input": {}}' | model code code-1 "$wt" | tail -n 3
+echo '{"name": "test", "input": {}}' | model code code-1 "$wt" | grep -E '^(test result|Exit code)' | head -n 2
 
 echo "== code loop asks the phase loop; the harness waits for the question and answers for it"
 echo '{"name": "query_loop", "input": {"target_exec_id": "phase-1", "question": "Should add saturate on overflow?", "timeout_ms": 60000}}' |

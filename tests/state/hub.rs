@@ -569,3 +569,46 @@ fn a_share_reaches_at_most_100_sessions(env: &Env) {
     let show = at(env, &env.root, "a", &["session"], json!({}));
     assert_eq!(show.data()["hub"]["sessions"], json!([]), "{}", show.stdout);
 }
+
+/// SPEC 25.8: examples/worktrees.sh runs seeds 000/001's flow, one worktree per loop, as a user
+/// copies it. (The Redis hub's run is in the Redis tests.)
+#[test]
+fn the_worktrees_example_runs_the_seeds_flow_on_the_repositorys_hub() {
+    let env = Env::new();
+    for tool in ["git", "cargo"] {
+        if std::process::Command::new(tool)
+            .arg("--version")
+            .output()
+            .is_err()
+        {
+            eprintln!("skipped: {tool} is not installed, and examples/worktrees.sh uses it");
+            return;
+        }
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/worktrees.sh");
+    let out = std::process::Command::new("bash")
+        .arg(&script)
+        .env("LOOPR_TOOL", testkit::bin())
+        .env("TMPDIR", env.dir.path())
+        .env_remove("LOOPR_HUB")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for want in [
+        "test result: ok. 1 passed",
+        "code loop got: No: plain addition",
+        "Hub: repository",
+        "4 session(s): code-1, phase-1, plan-1, spec-1",
+        "Completed: ",
+    ] {
+        assert!(text.contains(want), "{want:?} missing from:\n{text}");
+    }
+    // The commit landed in the worktree's branch, and validate ran there.
+    assert!(text.contains(" add\nExit code: 0"), "{text}");
+    assert!(text.contains("validated in wt-code"), "{text}");
+}

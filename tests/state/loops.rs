@@ -312,6 +312,15 @@ fn an_inbox_keeps_500_never_drops_unread_and_refuses_a_share_when_full(env: &Env
     assert_eq!(full.json["error"]["field"], "to[1]");
     assert_eq!(full.json["error"]["target"], "hub");
     assert!(full.output().contains("hub"), "{}", full.output());
+    // Nothing was made for `other` either (SPEC 31.4): the hub does not know it.
+    let show = env.call_in("feeder", "session", json!({}));
+    let known: Vec<&str> = show.data()["hub"]["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|k| k["session"].as_str())
+        .collect();
+    assert!(!known.contains(&"other"), "{known:?}");
     assert_eq!(
         inbox_all(env, "other").len(),
         0,

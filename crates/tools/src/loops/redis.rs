@@ -399,7 +399,6 @@ pub fn deliver(
     };
     // A query's own timeout, but never longer than any other call waits for the hub.
     let deadline = deadline.map_or_else(|| default_deadline(ctx), |d| d.min(default_deadline(ctx)));
-    note_by(ctx, &op, deadline)?;
     let reply: RValue = op.run(deadline, |c| script.invoke(c))?;
     let out = array(reply);
     if out.first().and_then(int) == Some(-1) {
@@ -407,6 +406,7 @@ pub fn deliver(
         let target = targets.get(i).map_or("?", |(t, _)| *t);
         return Err(super::store::full_inbox(i, target));
     }
+    note(ctx, &op, deadline);
     out.iter()
         .map(|v| int(v).map(|i| i as u64).ok_or_else(|| odd("a share")))
         .collect()
@@ -465,7 +465,7 @@ pub fn list(
     };
     let deadline = deadline.unwrap_or_else(|| default_deadline(ctx));
     if session == ctx.session {
-        note_by(ctx, &op, deadline)?;
+        note(ctx, &op, deadline);
     }
     let reply: RValue = op.run(deadline, |c| script.invoke(c))?;
     let mut it = array(reply).into_iter();
@@ -884,6 +884,16 @@ fn note_by(ctx: &Ctx, op: &Op, deadline: Instant) -> Result<()> {
     })
 }
 
+/// `note_by` as bookkeeping: a hub tool's call does not fail for it, it warns (as on a file hub).
+fn note(ctx: &Ctx, op: &Op, deadline: Instant) {
+    if let Err(e) = note_by(ctx, op, deadline) {
+        ctx.warn(format!(
+            "the hub could not note where session {} runs: {}",
+            ctx.session, e.message
+        ));
+    }
+}
+
 /// `store::note_session` on Redis.
 pub fn note_session(ctx: &Ctx, url: &RedisUrl) -> Result<()> {
     let op = Op {
@@ -995,7 +1005,7 @@ pub fn save_artifact(
         url,
         not_done: "the artifact was not saved",
     };
-    note_by(ctx, &op, default_deadline(ctx))?;
+    note(ctx, &op, default_deadline(ctx));
     let n: i64 = op.run(default_deadline(ctx), |c| script.invoke(c))?;
     Ok(match n {
         -1 => None,
@@ -1044,7 +1054,7 @@ pub fn complete(
         url,
         not_done: "the completion was not recorded",
     };
-    note_by(ctx, &op, default_deadline(ctx))?;
+    note(ctx, &op, default_deadline(ctx));
     let v: RValue = op.run(default_deadline(ctx), |c| script.invoke(c))?;
     match parse::<Completion>(ctx, &v, &format!("the completion of {}", ctx.session)) {
         Some(first) => Ok(Err(first)),

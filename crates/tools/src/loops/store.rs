@@ -327,13 +327,30 @@ pub fn deliver_by(
     if let Some(url) = redis::hub(ctx)? {
         return redis::deliver(ctx, url, targets, deadline);
     }
-    note_session(ctx)?;
     let dirs: Vec<PathBuf> = targets
         .iter()
         .map(|(t, _)| inbox_dir(ctx, t))
         .collect::<Result<_>>()?;
+    // A share that fails creates nothing (SPEC 31.4): the inboxes it made for it go again (only
+    // if still empty: a concurrent share may have delivered into one meanwhile).
+    let new: Vec<PathBuf> = dirs.iter().filter(|d| !d.exists()).cloned().collect();
+    match deliver_into(ctx, targets, &dirs) {
+        Ok(ids) => {
+            note(ctx);
+            Ok(ids)
+        }
+        Err(e) => {
+            for dir in new {
+                let _ = std::fs::remove_dir(dir);
+            }
+            Err(e)
+        }
+    }
+}
+
+fn deliver_into(ctx: &Ctx, targets: &[(&str, Stored)], dirs: &[PathBuf]) -> Result<Vec<u64>> {
     let mut staged = Vec::with_capacity(targets.len());
-    for ((_, msg), dir) in targets.iter().zip(&dirs) {
+    for ((_, msg), dir) in targets.iter().zip(dirs) {
         staged.push(stage(dir, msg)?);
     }
     let names: Vec<&str> = targets.iter().map(|(t, _)| *t).collect();
@@ -341,7 +358,7 @@ pub fn deliver_by(
     let hub = hub.parent().expect("a session directory has a parent");
     let lock = SessionsLock::acquire_in(ctx, &names, |s| crate::hub::session_dir(hub, s))?;
     let mut scans = Vec::with_capacity(targets.len());
-    for (i, ((target, _), dir)) in targets.iter().zip(&dirs).enumerate() {
+    for (i, ((target, _), dir)) in targets.iter().zip(dirs).enumerate() {
         debug_assert_eq!(lock.dir(target).join(INBOX), *dir);
         let s = scan(ctx, dir)?;
         if s.unread() >= CAP {
@@ -350,7 +367,7 @@ pub fn deliver_by(
         scans.push(s);
     }
     let mut ids = Vec::with_capacity(targets.len());
-    for ((tmp, s), dir) in staged.into_iter().zip(&mut scans).zip(&dirs) {
+    for ((tmp, s), dir) in staged.into_iter().zip(&mut scans).zip(dirs) {
         // Room for one more: the oldest read messages go (the read ones are the oldest ids).
         while s.messages.len() >= CAP {
             let Some(old) = s.messages.pop_first() else {
@@ -368,7 +385,7 @@ pub fn deliver_by(
         ids.push(id);
     }
     drop(lock);
-    for dir in &dirs {
+    for dir in dirs {
         state::sync_dir(dir);
     }
     Ok(ids)
@@ -388,7 +405,7 @@ pub fn list(ctx: &Ctx, session: &str, which: Which) -> Result<Vec<Message>> {
         return Ok(redis::list(ctx, url, session, which, None)?.messages);
     }
     if session == ctx.session {
-        note_session(ctx)?;
+        note(ctx);
     }
     let lock = lock_session(ctx, session)?;
     let dir = lock.dir().join(INBOX);
@@ -685,7 +702,7 @@ pub fn save_artifact(
         return redis::save_artifact(ctx, url, kind, name, value, replace)?
             .ok_or_else(|| artifact_exists(ctx, kind, name));
     }
-    note_session(ctx)?;
+    note(ctx);
     let lock = lock_session(ctx, &ctx.session)?;
     let dir = lock.dir().join("artifacts").join(kind);
     state::create_dir(&dir)?;
@@ -725,7 +742,7 @@ pub fn complete(ctx: &Ctx, done: &Completion) -> Result<std::result::Result<(), 
     if let Some(url) = redis::hub(ctx)? {
         return redis::complete(ctx, url, done);
     }
-    note_session(ctx)?;
+    note(ctx);
     let lock = lock_session(ctx, &ctx.session)?;
     if let Some(first) = lock.load::<Option<Completion>>(COMPLETED)? {
         return Ok(Err(first));
@@ -806,6 +823,16 @@ pub fn note_session(ctx: &Ctx) -> Result<()> {
     state::create_dir(&dir)?;
     let bytes = serde_json::to_vec(&me).expect("plain data");
     state::write_atomic(&dir, &file, &bytes, false)
+}
+
+/// `note_session` as bookkeeping: a hub tool's call does not fail for it, it warns.
+fn note(ctx: &Ctx) {
+    if let Err(e) = note_session(ctx) {
+        ctx.warn(format!(
+            "the hub could not note where session {} runs: {}",
+            ctx.session, e.message
+        ));
+    }
 }
 
 /// Every session the hub knows, sorted: those that called a hub tool, and those that only
