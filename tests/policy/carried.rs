@@ -2,28 +2,13 @@
 //! catalog a `move` or `delete` of a directory must not carry a denied or read-only path to a
 //! new name or away, and neither may undo.
 
+use crate::{call_with as with, catalog};
 use serde_json::json;
-use std::path::PathBuf;
-use testkit::{Env, Out, finish};
+use testkit::Env;
 
 /// SPEC 19.1's `[paths]`.
 const PATHS: &str =
     "[paths]\ndeny = [\".env\", \"secrets/**\"]\nread_only = [\".git/**\", \"vendor/**\"]\n";
-
-fn catalog(env: &Env, text: &str) -> PathBuf {
-    let p = env.dir.path().join("carried.toml");
-    std::fs::write(&p, text).unwrap();
-    p
-}
-
-fn with(env: &Env, file: &PathBuf, tool: &str, input: serde_json::Value) -> Out {
-    let mut c = env.cmd();
-    c.arg("--config")
-        .arg(file)
-        .arg(tool)
-        .write_stdin(input.to_string());
-    finish(c)
-}
 
 fn tree(env: &Env) {
     env.write_file("secrets/api.key", "KEY-4711\n");

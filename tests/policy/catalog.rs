@@ -1,28 +1,12 @@
 //! The catalog (SPEC 19, 24.3, 24.7) through the binary: finding and checking the file, the
 //! exposed set by every entry point, limits, path rules, hooks and command tools.
 
+use crate::{catalog, with};
 use serde_json::{Value, json};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::Stdio;
-use testkit::{Env, Out, finish};
-
-/// Writes a catalog outside the root and returns its path.
-fn catalog(env: &Env, text: &str) -> PathBuf {
-    let p = env.dir.path().join("catalog.toml");
-    std::fs::write(&p, text).unwrap();
-    p
-}
-
-/// Runs the binary with `--config FILE` and more arguments.
-fn with(env: &Env, file: &PathBuf, args: &[&str], stdin: &str) -> Out {
-    let mut c = env.cmd();
-    c.arg("--config")
-        .arg(file)
-        .args(args)
-        .write_stdin(stdin.to_string());
-    finish(c)
-}
+use testkit::{Env, finish};
 
 /// Sends JSON-RPC lines to `mcp` and returns the responses by id.
 fn mcp(env: &Env, pre: &[&str], calls: &[Value]) -> Vec<Value> {

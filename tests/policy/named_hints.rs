@@ -1,24 +1,9 @@
 //! What a model is told names what it has (SPEC 25.5): hints name a tool and its fields as
 //! this call's model was offered them, or say how to go on without a tool it lacks.
 
+use crate::{call_with as with, catalog};
 use serde_json::json;
-use std::path::PathBuf;
-use testkit::{Env, Out, finish};
-
-fn catalog(env: &Env, text: &str) -> PathBuf {
-    let p = env.dir.path().join("catalog.toml");
-    std::fs::write(&p, text).unwrap();
-    p
-}
-
-fn with(env: &Env, file: &PathBuf, tool: &str, input: serde_json::Value) -> Out {
-    let mut c = env.cmd();
-    c.arg("--config")
-        .arg(file)
-        .arg(tool)
-        .write_stdin(input.to_string());
-    finish(c)
-}
+use testkit::Env;
 
 const LONG: &str = "seq 1 20000";
 

@@ -1,27 +1,12 @@
 //! The seeds' names with the seeds' schemas (SPEC 25.6): under a catalog a key the seeds use is
 //! offered with that seed's schema and meaning, unless its `dialect` picks another agent's.
 
+use crate::{catalog, with};
 use serde_json::{Value, json};
-use std::path::PathBuf;
-use testkit::{Env, Out, finish};
-
-fn catalog(env: &Env, text: &str) -> PathBuf {
-    let p = env.dir.path().join("catalog.toml");
-    std::fs::write(&p, text).unwrap();
-    p
-}
-
-fn with(env: &Env, file: &PathBuf, args: &[&str], stdin: &str) -> Out {
-    let mut c = env.cmd();
-    c.arg("--config")
-        .arg(file)
-        .args(args)
-        .write_stdin(stdin.to_string());
-    finish(c)
-}
+use testkit::{Env, finish};
 
 /// `schema`'s input schema of each name, by name.
-fn schemas(env: &Env, file: &PathBuf) -> serde_json::Map<String, Value> {
+fn schemas(env: &Env, file: &std::path::Path) -> serde_json::Map<String, Value> {
     let out = with(env, file, &["schema"], "");
     serde_json::from_str::<Vec<Value>>(&out.stdout)
         .unwrap()
