@@ -646,6 +646,7 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('--id', '--id', [CompletionResultType]::ParameterName, 'reply: the id of the query to answer.')
             [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'reply: the answer.')
             [CompletionResult]::new('--selected', '--selected', [CompletionResultType]::ParameterName, 'reply to a question with options (ask_user): the option(s) chosen.')
+            [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'all: how many kept messages to skip (a call shows at most 1 MiB of messages; the rest with offset).')
             [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'wait: how long to wait, in milliseconds (default 30000, max 600000).')
             [CompletionResult]::new('--sessions', '--sessions', [CompletionResultType]::ParameterName, 'wait, a harness''s call (--harness): several inboxes; the first with an unread message answers.')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')

@@ -1621,7 +1621,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__subcmd__tool__subcmd__inbox)
-            opts="-h --action --id --text --selected --timeout-ms --sessions --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-h --action --id --text --selected --offset --timeout-ms --sessions --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1640,6 +1640,10 @@ _loopr__tool() {
                     return 0
                     ;;
                 --selected)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --offset)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -620,6 +620,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand --id 'reply: the id of the query to answer.'
             cand --text 'reply: the answer.'
             cand --selected 'reply to a question with options (ask_user): the option(s) chosen.'
+            cand --offset 'all: how many kept messages to skip (a call shows at most 1 MiB of messages; the rest with offset).'
             cand --timeout-ms 'wait: how long to wait, in milliseconds (default 30000, max 600000).'
             cand --sessions 'wait, a harness''s call (--harness): several inboxes; the first with an unread message answers.'
             cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'

@@ -611,6 +611,7 @@ wait\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l id -d 'reply: the id of the query to answer.' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l text -d 'reply: the answer.' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l selected -d 'reply to a question with options (ask_user): the option(s) chosen.' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l offset -d 'all: how many kept messages to skip (a call shows at most 1 MiB of messages; the rest with offset).' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l timeout-ms -d 'wait: how long to wait, in milliseconds (default 30000, max 600000).' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l sessions -d 'wait, a harness\'s call (--harness): several inboxes; the first with an unread message answers.' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r

@@ -226,14 +226,7 @@ fn clients_killed_mid_call_leave_whole_messages_or_none() {
         let _ = asker.wait();
     }
     for session in ["hub", "other"] {
-        let all = env.call_in(session, "inbox", json!({"action": "all"}));
-        all.assert_ok();
-        assert!(
-            all.json["data"].get("warnings").is_none(),
-            "nothing was corrupt: {}",
-            all.output()
-        );
-        let messages = all.data()["messages"].as_array().unwrap();
+        let messages = crate::every_message(&env, session);
         let shares: Vec<&Value> = messages.iter().filter(|m| m["kind"] == "share").collect();
         eprintln!("{session}: {} shares arrived", shares.len());
         assert!(shares.len() >= sent, "{} < {sent}", shares.len());
@@ -244,10 +237,7 @@ fn clients_killed_mid_call_leave_whole_messages_or_none() {
         // Both targets got the same shares: a share is all its targets or none.
         let ns: Vec<&Value> = shares.iter().map(|m| &m["data"]["n"]).collect();
         if session == "hub" {
-            let other = env.call_in("other", "inbox", json!({"action": "all"}));
-            let other_ns: Vec<Value> = other.data()["messages"]
-                .as_array()
-                .unwrap()
+            let other_ns: Vec<Value> = crate::every_message(&env, "other")
                 .iter()
                 .map(|m| m["data"]["n"].clone())
                 .collect();
@@ -257,9 +247,7 @@ fn clients_killed_mid_call_leave_whole_messages_or_none() {
         assert_eq!(ids, (1..=ids.len() as u64).collect::<Vec<_>>(), "no gaps");
     }
     // The killed askers' questions are there whole; answering one still works.
-    let open: Vec<u64> = env.call_in("hub", "inbox", json!({"action": "all"})).data()["messages"]
-        .as_array()
-        .unwrap()
+    let open: Vec<u64> = crate::every_message(&env, "hub")
         .iter()
         .filter(|m| m["kind"] == "query")
         .map(|m| m["id"].as_u64().unwrap())

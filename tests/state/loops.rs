@@ -17,12 +17,11 @@ on_both_hubs!(
     artifact_checks_name_the_json_path,
     the_loops_example_runs_end_to_end,
     a_waiting_query_uses_almost_no_cpu,
+    an_inbox_call_shows_at_most_a_mebibyte_of_messages_and_says_how_to_get_the_rest,
 );
 
 fn inbox_all(env: &Env, session: &str) -> Vec<Value> {
-    let out = env.call_in(session, "inbox", json!({"action": "all"}));
-    out.assert_ok();
-    out.data()["messages"].as_array().unwrap().clone()
+    crate::every_message(env, session)
 }
 
 /// Waits (in the test, not the tool) until `session` has an unanswered query, and returns its id.
@@ -276,14 +275,7 @@ fn a_reader_killed_mid_list_loses_nothing(env: &Env) {
         let _ = reader.kill(); // SIGKILL
         let _ = reader.wait();
     }
-    let all = env.call_in("hub", "inbox", json!({"action": "all"}));
-    all.assert_ok();
-    assert!(
-        all.json["data"].get("warnings").is_none(),
-        "nothing was corrupt: {}",
-        all.output()
-    );
-    let messages = all.data()["messages"].as_array().unwrap();
+    let messages = inbox_all(env, "hub");
     assert_eq!(messages.len(), 300);
     for (i, m) in messages.iter().enumerate() {
         assert_eq!(m["id"], i as u64 + 1);
@@ -836,4 +828,66 @@ fn a_waiting_query_uses_almost_no_cpu(env: &Env) {
         );
         drop(child); // closes its pipes; Drop never waits, and wait4 reaped it
     }
+}
+
+/// SPEC 31.4: `inbox` output is paged, at most 1 MiB of messages a call: `list` leaves the rest
+/// unread for the next call, `all` gives them with `offset`. (100 messages of 100 KB were 10 MB
+/// in one answer.)
+fn an_inbox_call_shows_at_most_a_mebibyte_of_messages_and_says_how_to_get_the_rest(env: &Env) {
+    let big = "x".repeat(300_000);
+    let calls: Vec<Value> = (0..7)
+        .map(|i| json!({"name": "share", "input": {"to": ["reader"], "data_type": format!("n{i}"), "data": big}}))
+        .collect();
+    let out = env.run(
+        &["--session", "w", "batch"],
+        &Value::Array(calls).to_string(),
+    );
+    assert_eq!(out.status, 0, "{}", out.stdout);
+    // all: three of 300 KB fit a page; offset pages on, marking nothing.
+    let mut seen = vec![];
+    let mut offset = 0;
+    loop {
+        let out = env.call_in(
+            "reader",
+            "inbox",
+            json!({"action": "all", "offset": offset}),
+        );
+        out.assert_ok();
+        assert!(
+            out.stdout.len() < 2 * (1 << 20) + 100_000,
+            "{} bytes",
+            out.stdout.len()
+        );
+        let msgs = out.data()["messages"].as_array().unwrap();
+        assert!(!msgs.is_empty() && msgs.len() <= 3, "{}", msgs.len());
+        seen.extend(msgs.iter().map(|m| m["id"].as_u64().unwrap()));
+        match out.data().get("next_offset") {
+            Some(n) => {
+                assert!(
+                    out.output().contains(&format!("offset {n}")),
+                    "{}",
+                    out.output()
+                );
+                offset = n.as_u64().unwrap() as usize;
+            }
+            None => break,
+        }
+    }
+    assert_eq!(seen, (1..=7).collect::<Vec<u64>>());
+    // list: a page at a time, the rest stays unread until the next call.
+    let mut unread = vec![];
+    for _ in 0..3 {
+        let out = env.call_in("reader", "inbox", json!({}));
+        out.assert_ok();
+        unread.extend(
+            out.data()["messages"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["id"].as_u64().unwrap()),
+        );
+    }
+    assert_eq!(unread, (1..=7).collect::<Vec<u64>>());
+    env.call_in("reader", "inbox", json!({"offset": 1}))
+        .assert_invalid("offset");
 }

@@ -24,6 +24,31 @@ macro_rules! on_both_hubs {
     )*};
 }
 
+/// Every kept message of `session`'s inbox, all pages of `inbox all` (1 MiB a call, SPEC 31.4),
+/// each page checked to have warned of nothing corrupt.
+pub fn every_message(env: &Env, session: &str) -> Vec<serde_json::Value> {
+    let mut out = vec![];
+    let mut offset = 0;
+    loop {
+        let page = env.call_in(
+            session,
+            "inbox",
+            serde_json::json!({"action": "all", "offset": offset}),
+        );
+        page.assert_ok();
+        assert!(
+            page.json["data"].get("warnings").is_none(),
+            "nothing was corrupt: {}",
+            page.output()
+        );
+        out.extend(page.data()["messages"].as_array().unwrap().iter().cloned());
+        match page.data().get("next_offset").and_then(|n| n.as_u64()) {
+            Some(n) => offset = n as usize,
+            None => return out,
+        }
+    }
+}
+
 /// An env whose calls meet in a fresh Redis hub, with the server (stopped when dropped).
 pub fn redis_env() -> Option<(Env, RedisServer)> {
     let server = RedisServer::start()?;

@@ -1,7 +1,7 @@
 //! `inbox` (SPEC 20.2, 24.4): what other loops shared with this session or asked it, and the
 //! way to answer a question.
 
-use super::store::{self, Kind, Message, Which};
+use super::store::{self, Kind, Which};
 use super::wait::Outcome;
 use crate::context::Ctx;
 use crate::envelope::Success;
@@ -38,6 +38,9 @@ pub struct Input {
     pub text: Option<String>,
     /// reply to a question with options (ask_user): the option(s) chosen.
     pub selected: Option<Vec<String>>,
+    /// all: how many kept messages to skip (a call shows at most 1 MiB of messages; the rest
+    /// with offset).
+    pub offset: Option<usize>,
     /// wait: how long to wait, in milliseconds (default 30000, max 600000).
     #[schemars(range(min = 1, max = 600000))]
     pub timeout_ms: Option<u64>,
@@ -94,8 +97,9 @@ data.messages: [{id, from, at, kind: share|query, data_type?, data?, question?, 
                     Which::Unread
                 };
                 let session = &sessions[0];
-                let messages = store::list(ctx, session, which)?;
-                Ok(show(ctx, session, which, messages, false))
+                let offset = input.offset.unwrap_or(0);
+                let page = store::list(ctx, session, which, offset)?;
+                Ok(show(session, which, page, offset, false))
             }
             Action::Wait => wait(ctx, &sessions, input.timeout_ms),
             Action::Reply => reply(ctx, &sessions[0], input),
@@ -119,11 +123,13 @@ fn refuse_misplaced(action: Action, input: &Input) -> Result<()> {
             action == Action::Wait,
         ),
         ("sessions", input.sessions.is_some(), action == Action::Wait),
+        ("offset", input.offset.is_some(), action == Action::All),
     ];
     for (field, given, allowed) in fields {
         if given && !allowed {
             let only = match field {
                 "timeout_ms" | "sessions" => "wait",
+                "offset" => "all",
                 _ => "reply",
             };
             return Err(ToolError::invalid(
@@ -188,8 +194,8 @@ fn wait(ctx: &Ctx, sessions: &[String], timeout_ms: Option<u64>) -> Result<Succe
         .set_message(format!("waiting for a message to {}", sessions.join(", ")));
     match store::wait_unread(ctx, sessions, deadline)? {
         Outcome::Found(session) => {
-            let messages = store::list(ctx, &session, Which::Unread)?;
-            Ok(show(ctx, &session, Which::Unread, messages, true))
+            let page = store::list(ctx, &session, Which::Unread, 0)?;
+            Ok(show(&session, Which::Unread, page, 0, true))
         }
         Outcome::TimedOut => Ok(Success::new(
             format!(
@@ -227,7 +233,8 @@ fn reply(ctx: &Ctx, session: &str, input: Input) -> Result<Success> {
 }
 
 /// The messages as the model reads them; `waited` adds whose inbox answered a wait.
-fn show(_ctx: &Ctx, session: &str, which: Which, messages: Vec<Message>, waited: bool) -> Success {
+fn show(session: &str, which: Which, page: store::Page, offset: usize, waited: bool) -> Success {
+    let store::Page { messages, more } = page;
     let mut lines = vec![];
     if messages.is_empty() {
         lines.push(match which {
@@ -298,9 +305,27 @@ fn show(_ctx: &Ctx, session: &str, which: Which, messages: Vec<Message>, waited:
             ids.join(", ")
         ));
     }
+    // At most 1 MiB of messages a call (SPEC 31.4): say how to get the rest.
+    let next_offset = offset + messages.len();
+    if more > 0 {
+        lines.push(match which {
+            Which::Unread => format!(
+                "{more} more unread message(s) not shown (1 MiB of messages a call): call inbox again for them"
+            ),
+            Which::All => format!(
+                "{more} more message(s) not shown (1 MiB of messages a call): inbox action all with offset {next_offset}"
+            ),
+        });
+    }
     let (output, truncated) =
         super::render::cap(&lines.join("\n"), "data.messages holds every message");
     let mut data = json!({"messages": messages, "truncated": truncated});
+    if more > 0 {
+        data["more"] = json!(more);
+        if which == Which::All {
+            data["next_offset"] = json!(next_offset);
+        }
+    }
     if waited {
         data["session"] = json!(session);
         data["timed_out"] = json!(false);

@@ -415,7 +415,8 @@ pub fn deliver(
 static LIST: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
--- KEYS: ids m read r x ev ; ARGV: '1' to list the unread ones and mark them read
+-- KEYS: ids m read r x ev ; ARGV: '1' to list the unread ones and mark them read, the bytes
+-- of messages one call shows (at least one message), how many to skip first
 local upto = tonumber(redis.call('GET', KEYS[3]) or '0')
 local ids
 if ARGV[1] == '1' then
@@ -423,16 +424,26 @@ if ARGV[1] == '1' then
 else
   ids = redis.call('ZRANGE', KEYS[1], 0, -1)
 end
+local budget, skip = tonumber(ARGV[2]), tonumber(ARGV[3])
 local last = redis.call('XREVRANGE', KEYS[6], '+', '-', 'COUNT', 1)
-local out = {upto, (last[1] and last[1][1]) or '0-0'}
-for _, id in ipairs(ids) do
-  out[#out + 1] = tonumber(id)
-  out[#out + 1] = redis.call('HGET', KEYS[2], id)
-  out[#out + 1] = redis.call('HGET', KEYS[4], id)
-  out[#out + 1] = redis.call('SISMEMBER', KEYS[5], id)
+local out = {upto, (last[1] and last[1][1]) or '0-0', 0}
+local used, shown, lastid = 0, 0, nil
+for i, id in ipairs(ids) do
+  if i > skip then
+    local m = redis.call('HGET', KEYS[2], id)
+    local r = redis.call('HGET', KEYS[4], id)
+    local size = (m and #m or 0) + (r and #r or 0)
+    if shown > 0 and used + size > budget then break end
+    used, shown, lastid = used + size, shown + 1, id
+    out[#out + 1] = tonumber(id)
+    out[#out + 1] = m
+    out[#out + 1] = r
+    out[#out + 1] = redis.call('SISMEMBER', KEYS[5], id)
+  end
 end
-if ARGV[1] == '1' and #ids > 0 and tonumber(ids[#ids]) > upto then
-  redis.call('SET', KEYS[3], ids[#ids])
+out[3] = math.max(#ids - skip - shown, 0)
+if ARGV[1] == '1' and lastid and tonumber(lastid) > upto then
+  redis.call('SET', KEYS[3], lastid)
 end
 return out
 ",
@@ -443,6 +454,8 @@ return out
 pub struct Listing {
     pub messages: Vec<Message>,
     pub last_event: String,
+    /// Messages after these that one call's page left out.
+    pub more: usize,
 }
 
 /// `store::list` on Redis.
@@ -451,6 +464,7 @@ pub fn list(
     url: &RedisUrl,
     session: &str,
     which: Which,
+    offset: usize,
     deadline: Option<Instant>,
 ) -> Result<Listing> {
     let mut script = LIST.prepare_invoke();
@@ -458,6 +472,8 @@ pub fn list(
         script.key(key(session, p));
     }
     script.arg(if which == Which::Unread { "1" } else { "0" });
+    script.arg(super::store::PAGE_BYTES);
+    script.arg(offset);
     let op = Op {
         ctx,
         url,
@@ -479,6 +495,7 @@ pub fn list(
         .as_ref()
         .and_then(text)
         .unwrap_or_else(|| "0-0".into());
+    let more = it.next().as_ref().and_then(int).unwrap_or(0) as usize;
     let rest: Vec<RValue> = it.collect();
     let mut messages = Vec::with_capacity(rest.len() / 4);
     for chunk in rest.chunks(4) {
@@ -507,6 +524,7 @@ pub fn list(
     Ok(Listing {
         messages,
         last_event,
+        more,
     })
 }
 

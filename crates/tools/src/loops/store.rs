@@ -400,9 +400,23 @@ pub enum Which {
 
 /// The messages of this session's inbox, oldest first. The unread ones, once shown by `Unread`,
 /// are marked read; `All` looks without marking (a harness may peek; SPEC 20.2 marks on list).
-pub fn list(ctx: &Ctx, session: &str, which: Which) -> Result<Vec<Message>> {
+/// The bytes of messages one `inbox` call shows (SPEC 31.4): at least one message, the rest on
+/// the next call (unread ones stay unread) or with `offset`.
+pub const PAGE_BYTES: usize = 1 << 20;
+
+/// One call's messages, and how many after them it left out.
+pub struct Page {
+    pub messages: Vec<Message>,
+    pub more: usize,
+}
+
+pub fn list(ctx: &Ctx, session: &str, which: Which, offset: usize) -> Result<Page> {
     if let Some(url) = redis::hub(ctx)? {
-        return Ok(redis::list(ctx, url, session, which, None)?.messages);
+        let l = redis::list(ctx, url, session, which, offset, None)?;
+        return Ok(Page {
+            messages: l.messages,
+            more: l.more,
+        });
     }
     if session == ctx.session {
         note(ctx);
@@ -414,6 +428,7 @@ pub fn list(ctx: &Ctx, session: &str, which: Which) -> Result<Vec<Message>> {
         Which::Unread => s.messages.range(s.read_upto + 1..).copied().collect(),
         Which::All => s.messages.iter().copied().collect(),
     };
+    let (ids, more) = page(&dir, &ids, offset);
     let mut out = Vec::with_capacity(ids.len());
     for id in ids {
         let path = dir.join(name('m', id));
@@ -452,7 +467,29 @@ pub fn list(ctx: &Ctx, session: &str, which: Which) -> Result<Vec<Message>> {
             false,
         )?;
     }
-    Ok(out)
+    Ok(Page {
+        messages: out,
+        more,
+    })
+}
+
+/// The ids one page holds after skipping `offset`: messages (and their replies) up to
+/// `PAGE_BYTES` by their files' sizes, at least one; and how many are left after them.
+fn page(dir: &Path, ids: &[u64], offset: usize) -> (Vec<u64>, usize) {
+    let size = |p: PathBuf| std::fs::symlink_metadata(p).map_or(0, |m| m.len() as usize);
+    let rest = ids.get(offset..).unwrap_or(&[]);
+    let mut used = 0;
+    let mut shown = vec![];
+    for &id in rest {
+        let cost = size(dir.join(name('m', id))) + size(dir.join(name('r', id)));
+        if !shown.is_empty() && used + cost > PAGE_BYTES {
+            break;
+        }
+        used += cost;
+        shown.push(id);
+    }
+    let more = rest.len() - shown.len();
+    (shown, more)
 }
 
 /// Reads a store file; a missing one is None, a corrupt one is moved aside with a warning.
