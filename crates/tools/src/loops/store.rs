@@ -354,9 +354,12 @@ fn deliver_into(ctx: &Ctx, targets: &[(&str, Stored)], dirs: &[PathBuf]) -> Resu
         staged.push(stage(dir, msg)?);
     }
     let names: Vec<&str> = targets.iter().map(|(t, _)| *t).collect();
-    let hub = hub_session_dir(ctx, "x")?;
-    let hub = hub.parent().expect("a session directory has a parent");
-    let lock = SessionsLock::acquire_in(ctx, &names, |s| crate::hub::session_dir(hub, s))?;
+    let lock = SessionsLock::acquire_in(ctx, &names, |s| {
+        dirs[names.iter().position(|n| *n == s).expect("a target")]
+            .parent()
+            .expect("an inbox is in its session's directory")
+            .to_path_buf()
+    })?;
     let mut scans = Vec::with_capacity(targets.len());
     for (i, ((target, _), dir)) in targets.iter().zip(dirs).enumerate() {
         debug_assert_eq!(lock.dir(target).join(INBOX), *dir);
