@@ -200,24 +200,55 @@ pub fn locate(ctx: &Ctx) -> Result<Hub> {
 /// directory is the common dir itself; a file `gitdir: X` names the worktree's git dir, whose
 /// `commondir` file (if any) names the common one relative to it.
 pub fn common_dir(dir: &Path) -> Option<PathBuf> {
-    for at in dir.ancestors() {
-        let dot = at.join(".git");
-        let Ok(meta) = std::fs::metadata(&dot) else {
-            continue;
-        };
-        if meta.is_dir() {
-            return std::fs::canonicalize(&dot).ok();
-        }
-        let text = std::fs::read_to_string(&dot).ok()?;
-        let gitdir = text.lines().next()?.strip_prefix("gitdir:")?.trim();
-        let gitdir = at.join(gitdir);
-        let common = match std::fs::read_to_string(gitdir.join("commondir")) {
-            Ok(c) => gitdir.join(c.trim()),
-            Err(_) => gitdir,
-        };
-        return std::fs::canonicalize(common).ok();
+    std::fs::canonicalize(git_dirs(dir)?.common).ok()
+}
+
+/// Where git keeps a checkout's data, as `.git` names it.
+pub struct GitDirs {
+    /// A linked worktree's own admin directory (`<common>/worktrees/NAME`); None in the main
+    /// checkout.
+    pub admin: Option<PathBuf>,
+    /// The repository's common directory (objects, refs, config), not made real.
+    pub common: PathBuf,
+}
+
+/// The git directories of the checkout holding `dir`: the nearest `.git` above it, a directory
+/// (the main checkout) or a file `gitdir: X` (a linked worktree, whose `X/commondir` names the
+/// common dir). Read from the files, never by running git (its config is not trusted here).
+pub fn git_dirs(dir: &Path) -> Option<GitDirs> {
+    let at = dir
+        .ancestors()
+        .find(|a| std::fs::metadata(a.join(".git")).is_ok())?;
+    let dot = at.join(".git");
+    if std::fs::metadata(&dot).ok()?.is_dir() {
+        return Some(GitDirs {
+            admin: None,
+            common: dot,
+        });
     }
-    None
+    // A relative gitdir is relative to the directory holding `.git`.
+    let admin = at.join(first_line(&dot)?.strip_prefix("gitdir:")?.trim());
+    let common = match first_line(&admin.join("commondir")) {
+        Some(c) => admin.join(c),
+        None => admin.clone(),
+    };
+    Some(GitDirs {
+        admin: Some(admin),
+        common,
+    })
+}
+
+/// A small file's first line, trimmed; None for an empty or unreadable one (at most 4 KiB read).
+fn first_line(p: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(p)
+        .ok()?
+        .take(4096)
+        .read_to_string(&mut text)
+        .ok()?;
+    let line = text.lines().next()?.trim();
+    (!line.is_empty()).then(|| line.to_string())
 }
 
 /// A hub session's directory in a file hub.

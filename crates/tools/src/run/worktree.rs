@@ -12,12 +12,17 @@ use std::path::{Path, PathBuf};
 /// The directories a command in a linked worktree at (or above) `root` needs writable to
 /// commit, as real paths that exist; empty outside a linked worktree.
 pub fn writable(root: &Path) -> Vec<PathBuf> {
-    let Some(admin) = root.ancestors().find_map(admin_dir) else {
+    let Some(crate::hub::GitDirs {
+        admin: Some(admin),
+        common,
+    }) = crate::hub::git_dirs(root)
+    else {
         return vec![];
     };
-    let Some(common) = first_line(&admin.join("commondir")).map(|c| admin.join(c)) else {
+    if admin == common {
+        // A submodule's gitdir, not a linked worktree.
         return vec![];
-    };
+    }
     ["objects", "refs", "logs"]
         .iter()
         .map(|d| common.join(d))
@@ -25,31 +30,6 @@ pub fn writable(root: &Path) -> Vec<PathBuf> {
         .filter_map(|d| std::fs::canonicalize(d).ok())
         .filter(|d| d.is_dir())
         .collect()
-}
-
-/// The worktree's admin dir that `dir/.git` names, when `.git` is a file (`gitdir: X`).
-fn admin_dir(dir: &Path) -> Option<PathBuf> {
-    let dot_git = dir.join(".git");
-    if !std::fs::symlink_metadata(&dot_git).ok()?.is_file() {
-        return None;
-    }
-    let named = first_line(&dot_git)?;
-    let named = named.strip_prefix("gitdir:")?.trim();
-    // A relative gitdir is relative to the directory holding `.git`.
-    Some(dir.join(named))
-}
-
-/// A small file's first line, without its newline.
-fn first_line(p: &Path) -> Option<String> {
-    use std::io::Read;
-    let mut text = String::new();
-    std::fs::File::open(p)
-        .ok()?
-        .take(4096)
-        .read_to_string(&mut text)
-        .ok()?;
-    let line = text.lines().next()?.trim_end();
-    (!line.is_empty()).then(|| line.to_string())
 }
 
 /// Where a failed command's output says a write was refused on a path outside `writable`: the
