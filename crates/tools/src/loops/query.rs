@@ -99,37 +99,35 @@ pub fn ask(
     };
     store::check_size(&msg, "question")?;
     let id = store::deliver_by(ctx, &[(to, msg)], Some(deadline))?[0];
-    {
-        ctx.control
-            .set_message(format!("waiting for session {} to answer query {id}", to));
-        let outcome = store::await_reply(ctx, to, id, nonce, deadline)?;
-        let reply = match outcome {
-            Outcome::Found(r) => r,
-            Outcome::TimedOut | Outcome::Cancelled => {
-                // A reply that landed while we gave up still counts.
-                match store::expire(ctx, to, id, nonce)? {
-                    Some(r) => r,
-                    None if matches!(outcome, Outcome::Cancelled) => {
-                        return Err(ToolError::cancelled("query"));
-                    }
-                    None => {
-                        return Err(ToolError::new(
-                            Code::Timeout,
-                            format!(
-                                "{}: session {to} did not answer query {id} within {timeout_ms} ms; the question stays in its inbox, marked expired",
-                                if ctx.call.name.is_empty() { "query" } else { &ctx.call.name }
-                            ),
-                        )
-                        .with("timeout_ms", timeout_ms)
-                        .with("id", id)
-                        .with("to", to)
-                        .hint("Ask again with a longer timeout_ms if that loop is busy, or share the question instead of waiting."));
-                    }
+    ctx.control
+        .set_message(format!("waiting for session {} to answer query {id}", to));
+    let outcome = store::await_reply(ctx, to, id, nonce, deadline)?;
+    let reply = match outcome {
+        Outcome::Found(r) => r,
+        Outcome::TimedOut | Outcome::Cancelled => {
+            // A reply that landed while we gave up still counts.
+            match store::expire(ctx, to, id, nonce)? {
+                Some(r) => r,
+                None if matches!(outcome, Outcome::Cancelled) => {
+                    return Err(ToolError::cancelled("query"));
+                }
+                None => {
+                    return Err(ToolError::new(
+                        Code::Timeout,
+                        format!(
+                            "{}: session {to} did not answer query {id} within {timeout_ms} ms; the question stays in its inbox, marked expired",
+                            if ctx.call.name.is_empty() { "query" } else { &ctx.call.name }
+                        ),
+                    )
+                    .with("timeout_ms", timeout_ms)
+                    .with("id", id)
+                    .with("to", to)
+                    .hint("Ask again with a longer timeout_ms if that loop is busy, or share the question instead of waiting."));
                 }
             }
-        };
-        Ok((id, reply))
-    }
+        }
+    };
+    Ok((id, reply))
 }
 
 /// A token no other question shares (the std hasher's seed is random per process).

@@ -415,7 +415,7 @@ pub fn deliver(
 static LIST: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
--- KEYS: ids m read r x ev ; ARGV: '1' to list the unread ones and mark them read, the bytes
+-- KEYS: ids m read r x ; ARGV: '1' to list the unread ones and mark them read, the bytes
 -- of messages one call shows (at least one message), how many to skip first
 local upto = tonumber(redis.call('GET', KEYS[3]) or '0')
 local ids
@@ -425,8 +425,7 @@ else
   ids = redis.call('ZRANGE', KEYS[1], 0, -1)
 end
 local budget, skip = tonumber(ARGV[2]), tonumber(ARGV[3])
-local last = redis.call('XREVRANGE', KEYS[6], '+', '-', 'COUNT', 1)
-local out = {upto, (last[1] and last[1][1]) or '0-0', 0}
+local out = {upto, 0}
 local used, shown, lastid = 0, 0, nil
 for i, id in ipairs(ids) do
   if i > skip then
@@ -441,7 +440,7 @@ for i, id in ipairs(ids) do
     out[#out + 1] = redis.call('SISMEMBER', KEYS[5], id)
   end
 end
-out[3] = math.max(#ids - skip - shown, 0)
+out[2] = math.max(#ids - skip - shown, 0)
 if ARGV[1] == '1' and lastid and tonumber(lastid) > upto then
   redis.call('SET', KEYS[3], lastid)
 end
@@ -450,10 +449,9 @@ return out
     )
 });
 
-/// What `list` saw, with the inbox's last event (where a wait for more begins).
+/// What `list` saw: one page of messages, and how many it left out.
 pub struct Listing {
     pub messages: Vec<Message>,
-    pub last_event: String,
     /// Messages after these that one call's page left out.
     pub more: usize,
 }
@@ -468,7 +466,7 @@ pub fn list(
     deadline: Option<Instant>,
 ) -> Result<Listing> {
     let mut script = LIST.prepare_invoke();
-    for p in ["ids", "m", "read", "r", "x", "ev"] {
+    for p in ["ids", "m", "read", "r", "x"] {
         script.key(key(session, p));
     }
     script.arg(if which == Which::Unread { "1" } else { "0" });
@@ -490,11 +488,6 @@ pub fn list(
         .as_ref()
         .and_then(int)
         .ok_or_else(|| odd("a listing"))? as u64;
-    let last_event = it
-        .next()
-        .as_ref()
-        .and_then(text)
-        .unwrap_or_else(|| "0-0".into());
     let more = it.next().as_ref().and_then(int).unwrap_or(0) as usize;
     let rest: Vec<RValue> = it.collect();
     let mut messages = Vec::with_capacity(rest.len() / 4);
@@ -521,11 +514,7 @@ pub fn list(
             read: id <= upto,
         });
     }
-    Ok(Listing {
-        messages,
-        last_event,
-        more,
-    })
+    Ok(Listing { messages, more })
 }
 
 static REPLY: LazyLock<Script> = LazyLock::new(|| {
