@@ -166,46 +166,39 @@ impl Request {
 }
 
 /// `catalog` and `catalog --check FILE` (SPEC 19.2, 24.3).
+/// `catalog` and `catalog --check FILE` (SPEC 31.2): one envelope in JSON mode, with the
+/// effective TOML or every problem in `output`; `--format text` prints exactly `output`.
 fn catalog_command(g: &Globals, check: Option<&str>) -> ExitStatus {
-    use std::io::Write;
+    use crate::envelope::Success;
     let Some(file) = check else {
         let root = g.root.clone().unwrap_or_else(|| ".".into());
         let text = crate::catalog::print::effective(&g.policy, &root);
-        let mut out = std::io::stdout().lock();
-        return if out.write_all(text.as_bytes()).is_ok() {
-            ExitStatus::Success
-        } else {
-            ExitStatus::Failure
-        };
+        let data =
+            serde_json::json!({"file": g.policy.source.as_ref().map(|f| f.display().to_string())});
+        return Envelope::success("catalog", Success::new(text, data), &[])
+            .print(g.format, g.pretty);
     };
     let path = std::path::Path::new(file);
-    let (_, problems) = match crate::catalog::read_file(path) {
-        Ok(r) => r,
+    let problems = match crate::catalog::read_file(path) {
+        Ok((_, problems)) => problems,
         Err(e) => return Envelope::failure("catalog", e, &[]).print(g.format, g.pretty),
     };
-    if g.format == Format::Json || g.pretty {
-        if problems.is_empty() {
-            return print_value(
-                &serde_json::json!({"ok": true, "file": file, "problems": []}),
-                g.pretty,
-                ExitStatus::Success,
-            );
-        }
-        let err = crate::catalog::problems_error(path, &problems);
-        return Envelope::failure("catalog", err, &[]).print(g.format, g.pretty);
-    }
-    let mut text = String::new();
-    for p in &problems {
-        text.push_str(&format!("{file}:{}:{}: {}\n", p.line, p.column, p.message));
-    }
     if problems.is_empty() {
-        text.push_str(&format!("{file}: ok\n"));
-        print!("{text}");
-        return ExitStatus::Success;
+        let data = serde_json::json!({"file": file, "problems": []});
+        let done = Success::new(format!("{file}: ok\n"), data);
+        return Envelope::success("catalog", done, &[]).print(g.format, g.pretty);
     }
-    eprint!("{text}");
-    print!("{text}");
-    ExitStatus::Usage
+    let mut failed = Envelope::failure(
+        "catalog",
+        crate::catalog::problems_error(path, &problems),
+        &[],
+    );
+    // Every problem once, as a compiler lists them; the error's message keeps the first.
+    failed.output = problems
+        .iter()
+        .map(|p| format!("{file}:{}:{}: {}\n", p.line, p.column, p.message))
+        .collect();
+    failed.print(g.format, g.pretty)
 }
 
 /// `--result-format` of `call` and `batch` (SPEC 22.3).

@@ -267,7 +267,9 @@ fn problems_come_with_line_and_column_and_check_lists_them_all() {
         .args(["--format", "text"]);
     let checked = c.output().unwrap();
     assert_eq!(checked.status.code(), Some(2));
-    let text = String::from_utf8(checked.stdout).unwrap();
+    // A failure's text goes to stderr, exactly `output`: each problem once (SPEC 31.2).
+    assert!(checked.stdout.is_empty());
+    let text = String::from_utf8(checked.stderr).unwrap();
     let f = file.display().to_string();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 4, "{text}");
@@ -355,7 +357,7 @@ fn catalog_prints_the_effective_catalog_without_secrets() {
     let mut c = env.cmd();
     c.arg("--config")
         .arg(&file)
-        .args(["--profile", "p", "catalog"]);
+        .args(["--profile", "p", "catalog", "--format", "text"]);
     let out = c.output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
@@ -952,4 +954,53 @@ fn the_example_catalog_runs_seed_001s_four_loops() {
     let id = bg.data()["id"].as_str().unwrap().to_string();
     call("code", "jobs", json!({"action": "kill", "id": id})).assert_ok();
     call("code", "complete_task", done()).assert_ok();
+}
+
+/// SPEC 31.2: `catalog` and `catalog --check` print one envelope in JSON mode (the TOML, or
+/// every problem once, in `output`), and `--format text` prints exactly that `output`.
+#[test]
+fn catalog_and_its_check_print_one_envelope_with_every_problem_once() {
+    let env = Env::new();
+    let bad = catalog(
+        &env,
+        "[tools.read]\nmax_output_bytes = \"x\"\n[tools.nope]\n",
+    );
+    let mut c = env.cmd();
+    c.args(["catalog", "--check"]).arg(&bad);
+    let out = finish(c);
+    assert_eq!(out.status, 2, "{}", out.stdout);
+    assert_eq!(out.json["ok"], false);
+    assert_eq!(out.json["tool"], "catalog");
+    let output = out.json["output"].as_str().unwrap();
+    assert_eq!(out.json["error"]["problems"].as_array().unwrap().len(), 2);
+    assert_eq!(output.lines().count(), 2, "{output}");
+    assert_eq!(output.matches("max_output_bytes").count(), 1, "{output}");
+    assert_eq!(output.matches("[tools.nope]").count(), 1, "{output}");
+    let mut text = env.cmd();
+    text.args(["catalog", "--check"])
+        .arg(&bad)
+        .args(["--format", "text"]);
+    let text = finish(text);
+    assert_eq!(text.stderr, output);
+    // A clean file: an envelope too, not a bare object.
+    let good = catalog(&env, "[tools.read]\ndescription = \"x\"\n");
+    let mut c = env.cmd();
+    c.args(["catalog", "--check"]).arg(&good);
+    let out = finish(c);
+    out.assert_ok();
+    assert_eq!(out.json["data"]["problems"], serde_json::json!([]));
+    assert!(out.json["output"].as_str().unwrap().ends_with(": ok\n"));
+    // The effective catalog: the TOML in `output`, parseable.
+    let mut c = env.cmd();
+    c.arg("--config").arg(&good).arg("catalog");
+    let out = finish(c);
+    out.assert_ok();
+    let toml_text = out.json["output"].as_str().unwrap();
+    let parsed: toml::Table = toml::from_str(toml_text).unwrap();
+    assert_eq!(parsed["tools"]["read"]["description"].as_str(), Some("x"));
+    let mut c = env.cmd();
+    c.arg("--config")
+        .arg(&good)
+        .args(["catalog", "--format", "text"]);
+    assert_eq!(finish(c).stdout, toml_text);
 }

@@ -119,7 +119,7 @@ fn a_dialect_that_has_no_such_name_and_a_seed_tool_we_lack_are_catalog_problems(
         .args(["--format", "text"]);
     let out = finish(c);
     assert_eq!(out.status, 2);
-    let text = out.stdout;
+    let text = out.stderr;
     for want in [
         "[tools.grep]: `dialect` is \"claude\", but Claude Code has no `grep`: `grep` is loopr-tool's own tool",
         "[tools.Read]: `dialect` is \"gemini\", but Gemini CLI has no `Read`: `Read` is a tool name of Claude Code only",
