@@ -89,7 +89,21 @@ fn shell(name: &str) -> Option<Shell> {
 fn completion(full: &Command, sh: Shell) -> Vec<u8> {
     let mut buf = vec![];
     clap_complete::generate(sh, &mut visible_command(full), "loopr-tool", &mut buf);
+    if sh == Shell::Bash {
+        return bash_case_labels(buf);
+    }
     buf
+}
+
+/// clap_complete's bash script computes `loopr__tool__subcmd__read` for `loopr-tool read` (the
+/// `-` of the binary's name becomes `__`) but labels the case `loopr__subcmd__tool__subcmd__read`,
+/// so no subcommand's flags completed (SPEC 31.2). The labels are made what the dispatcher
+/// computes.
+fn bash_case_labels(script: Vec<u8>) -> Vec<u8> {
+    String::from_utf8(script)
+        .expect("clap_complete writes UTF-8")
+        .replace("loopr__subcmd__tool__subcmd__", "loopr__tool__subcmd__")
+        .into_bytes()
 }
 
 /// `(file name, contents)` of every man page: loopr-tool.1 and loopr-tool-TOOL.1.

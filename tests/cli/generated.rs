@@ -74,3 +74,55 @@ fn hidden_commands_stay_out_of_completions() {
         );
     }
 }
+
+/// What bash's completion offers for `words` (the last one being completed), by running the
+/// committed script in bash as `complete -F` would.
+fn bash_complete(words: &[&str]) -> Vec<String> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("completions/loopr-tool.bash");
+    let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+    let last = words.len() - 1;
+    let program = format!(
+        "source '{}'; COMP_WORDS=({}); COMP_CWORD={last}; _loopr__tool loopr-tool {} {}; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+        script.display(),
+        quoted.join(" "),
+        quoted[last],
+        quoted[last - 1],
+    );
+    let out = std::process::Command::new("bash")
+        .args(["--norc", "--noprofile", "-c", &program])
+        .output()
+        .expect("bash runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// SPEC 31.2: the bash script's case labels match what its dispatcher computes for a binary
+/// whose name has a `-`, so every subcommand's flags complete (they completed to nothing).
+#[test]
+fn bash_completes_every_subcommands_flags() {
+    assert_eq!(
+        bash_complete(&["loopr-tool", "read", "--off"]),
+        ["--offset"]
+    );
+    assert!(bash_complete(&["loopr-tool", "gre"]).contains(&"grep".to_string()));
+    let subcommands = bash_complete(&["loopr-tool", ""]);
+    assert!(subcommands.len() > 20, "{subcommands:?}");
+    for sub in subcommands
+        .iter()
+        .filter(|s| !s.starts_with('-') && *s != "help")
+    {
+        let flags = bash_complete(&["loopr-tool", sub, "--"]);
+        assert!(
+            flags.iter().any(|f| f == "--help") && flags.len() > 1,
+            "`loopr-tool {sub} --<TAB>` offers {flags:?}"
+        );
+    }
+}
