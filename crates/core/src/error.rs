@@ -225,7 +225,8 @@ impl ToolError {
                 Code::PermissionDenied,
                 format!("permission denied {doing} {shown}"),
             )
-            .with("path", shown),
+            .with("path", shown)
+            .with_errno(err),
             io::ErrorKind::IsADirectory => ToolError::is_directory(shown),
             _ => {
                 // "no space left on device while writing src/a.rs" (SPEC 23.2).
