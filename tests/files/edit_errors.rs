@@ -172,7 +172,7 @@ fn the_os_refusing_is_permission_denied() {
     ]);
     let out = finish(c);
     out.assert_err("permission_denied");
-    assert_eq!(out.json["error"]["path"], "locked.txt");    // SPEC 31.2: like io_error, the OS's own name for it.
+    assert_eq!(out.json["error"]["path"], "locked.txt"); // SPEC 31.2: like io_error, the OS's own name for it.
     assert_eq!(out.json["error"]["errno"], "EACCES");
 }
 

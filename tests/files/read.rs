@@ -213,7 +213,7 @@ fn unreadable_files_are_permission_denied() {
     c.args(["read", "locked.txt"]);
     let out = testkit::finish(c);
     out.assert_err("permission_denied");
-    assert_eq!(out.json["error"]["path"], "locked.txt");    // SPEC 31.2: like io_error, the OS's own name for it.
+    assert_eq!(out.json["error"]["path"], "locked.txt"); // SPEC 31.2: like io_error, the OS's own name for it.
     assert_eq!(out.json["error"]["errno"], "EACCES");
 }
 

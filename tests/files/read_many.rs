@@ -157,13 +157,25 @@ fn the_cap_is_shared_and_later_files_are_cut_first() {
     let cut = d["files"][2]["end_line"].as_u64().unwrap();
     assert!(cut > 0 && cut < 40, "{cut}");
     assert!(text.contains(&format!("continue with offset={}", cut + 1)));
+    // SPEC 31.2: the last line names the cut file and where it goes on, then the rest.
     assert!(
-        text.ends_with(
-            "(output limit of 100000 characters reached; not shown: d.txt and 1 more file; read them with paths starting at d.txt)\n"
-        ),
+        text.ends_with(&format!(
+            "(output limit of 100000 characters reached; c.txt was cut: continue it with read path \"c.txt\", offset \"{}\"; not shown: d.txt and 1 more file; read them with paths starting at d.txt)\n",
+            cut + 1
+        )),
         "{}",
         &text[text.len() - 300..]
     );
+    // The last file cut with none left unread: the last line still names it.
+    let out = env.call("read", json!({"paths": ["a.txt", "b.txt", "c.txt"]}));
+    let cut = out.data()["files"][2]["end_line"].as_u64().unwrap();
+    assert!(out.output().ends_with(&format!(
+        "(output limit of 100000 characters reached; c.txt was cut: continue it with read path \"c.txt\", offset \"{}\")\n",
+        cut + 1
+    )));
+    // A file cut by its own `limit` is not the cap's doing: no such line.
+    let out = env.call("read", json!({"paths": ["a.txt", "b.txt"], "limit": 5}));
+    assert!(!out.output().contains("output limit"), "{}", out.output());
     assert_eq!(d["files"][3], json!({"path": "d.txt", "unread": true}));
     assert_eq!((&d["unread"], &d["truncated"]), (&json!(2), &json!(true)));
     // what was not shown was not read: no record

@@ -414,6 +414,8 @@ fn many(ctx: &Ctx, paths: &[String], req: &Request) -> Result<Success> {
     let mut first_error: Option<ToolError> = None;
     let mut failed = 0usize;
     let mut unread_from = None;
+    // The last file read, when the shared cap cut it: (its name, the line to go on from).
+    let mut cut: Option<(String, u64)> = None;
     for (i, path) in paths.iter().enumerate() {
         let sep = if i == 0 { "" } else { "\n" };
         let room = caps::READ.saturating_sub(used + TRAILER_ROOM + path.chars().count() + 12);
@@ -429,11 +431,13 @@ fn many(ctx: &Ctx, paths: &[String], req: &Request) -> Result<Success> {
                 break;
             }
             Ok(piece) => {
+                cut = cut_by_cap(&piece, room);
                 files.push(piece.data);
                 records.push((piece.real, piece.fp));
                 (piece.shown, piece.output)
             }
             Err(e) => {
+                cut = None;
                 let shown = e
                     .extra
                     .get("path")
@@ -463,6 +467,13 @@ fn many(ctx: &Ctx, paths: &[String], req: &Request) -> Result<Success> {
     }
     record(ctx, &records)?;
     let unread = unread_from.map_or(0, |k| paths.len() - k);
+    let mut way_on = vec![];
+    if let Some((shown, next)) = &cut {
+        let read = self::way_on(ctx);
+        let offset = read.line("offset", *next).to_string();
+        let again = read.call(None, &[("path", shown), ("offset", &offset)]);
+        way_on.push(format!("{shown} was cut: continue it with {again}"));
+    }
     if let Some(k) = unread_from {
         let first = &paths[k];
         let more = match unread - 1 {
@@ -470,15 +481,22 @@ fn many(ctx: &Ctx, paths: &[String], req: &Request) -> Result<Success> {
             1 => " and 1 more file".to_string(),
             n => format!(" and {n} more files"),
         };
-        output.push_str(&format!(
-            "\n(output limit of {} characters reached; not shown: {first}{more}; read them with paths starting at {first})\n",
-            caps::READ
+        way_on.push(format!(
+            "not shown: {first}{more}; read them with paths starting at {first}"
         ));
         files.extend(
             paths[k..]
                 .iter()
                 .map(|p| json!({"path": p, "unread": true})),
         );
+    }
+    if !way_on.is_empty() {
+        // SPEC 31.2: the last line names every file to go on with, the cut one first.
+        output.push_str(&format!(
+            "\n(output limit of {} characters reached; {})\n",
+            caps::READ,
+            way_on.join("; ")
+        ));
     }
     let data = json!({
         "files": files,
@@ -488,6 +506,16 @@ fn many(ctx: &Ctx, paths: &[String], req: &Request) -> Result<Success> {
         "truncated": unread > 0,
     });
     Ok(Success::new(output, data))
+}
+
+/// Where a file of `paths` stopped when the shared cap, not its own `limit`, cut it: its
+/// output filled `room` but for less than a long line's worth.
+fn cut_by_cap(piece: &Piece, room: usize) -> Option<(String, u64)> {
+    const LONG_LINE: usize = 2_500;
+    let d = &piece.data;
+    let cut = d["truncated"] == true && piece.output.chars().count() + LONG_LINE >= room;
+    let end = d["end_line"].as_u64()?;
+    (cut && end < d["total_lines"].as_u64()?).then(|| (piece.shown.clone(), end + 1))
 }
 
 /// An error's text cut to `room` characters, after a whole line.
