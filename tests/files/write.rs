@@ -314,9 +314,11 @@ fn the_next_write_removes_what_killed_writers_left() {
         }
         p
     };
-    let dead = temp(".a.txt.4242.0.loopr-tmp", true);
-    let young = temp(".b.txt.4242.1.loopr-tmp", false);
-    let held = temp(".c.txt.4242.2.loopr-tmp", true);
+    // A live writer's pid (this test's), so the young file is kept for its age alone.
+    let live = std::process::id();
+    let dead = temp(&format!(".a.txt.{live}.0.loopr-tmp"), true);
+    let young = temp(&format!(".b.txt.{live}.1.loopr-tmp"), false);
+    let held = temp(&format!(".c.txt.{live}.2.loopr-tmp"), true);
     let mine = temp("notes.loopr-tmp", true); // not our pattern: a user's file
     let mut holder = testkit::LockHolder::hold(&held);
     env.call("write", json!({"path": "new.txt", "content": "x\n"}))
@@ -327,4 +329,30 @@ fn the_next_write_removes_what_killed_writers_left() {
     env.call("write", json!({"path": "new2.txt", "content": "x\n"}))
         .assert_ok();
     assert!(!held.exists(), "no longer held: removed");
+}
+
+/// SPEC 31.3: a write killed after staging its temp file leaves it; the next write to that
+/// directory, for another file and at once (not a minute later), removes it — its writer's
+/// pid names no process.
+#[test]
+fn a_killed_writes_temp_file_goes_with_the_next_write_to_its_directory() {
+    let env = Env::new();
+    env.write_file("d/keep.txt", "old\n");
+    let mut c = env.cmd();
+    c.env("LOOPR_DEBUG_FAIL", "fsync:SIGKILL")
+        .args(["write", "d/a.txt", "--content", "half\n"]);
+    let killed = c.output().unwrap();
+    assert_eq!(killed.status.code(), None, "killed by its signal");
+    let temps = || -> Vec<String> {
+        std::fs::read_dir(env.path("d"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".loopr-tmp"))
+            .collect()
+    };
+    assert_eq!(temps().len(), 1, "the killed write left its temp file");
+    env.call("write", json!({"path": "d/b.txt", "content": "x\n"}))
+        .assert_ok();
+    assert_eq!(temps(), Vec::<String>::new());
+    assert_eq!(env.read_file("d/keep.txt"), b"old\n");
 }

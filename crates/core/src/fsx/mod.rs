@@ -276,12 +276,14 @@ fn in_place<'b>(
     })
 }
 
-/// Temp files older than this may be a dead writer's; younger ones are never looked at, so a
-/// writer between creating its temp file and locking it is never in the way.
+/// A temp file whose writer may be alive is looked at only after this: a writer between
+/// creating its temp file and locking it is never in the way.
 const TEMP_AGE: std::time::Duration = std::time::Duration::from_secs(60);
 
-/// Removes what killed writers left in `dir` (SPEC 24.6): our temp files (`*.loopr-tmp`) older
-/// than a minute that no live writer holds locked. One directory read per write.
+/// Removes what killed writers left in `dir` (SPEC 24.6, 31.3): our temp files
+/// (`.NAME.PID.N.loopr-tmp`) that no writer holds locked and whose writer is gone (no process
+/// has its pid) or that are over a minute old. The next write to the directory removes a
+/// killed write's temp file, whichever file it is for. One directory read per write.
 fn sweep_temps(dir: &std::os::fd::OwnedFd) {
     use rustix::fs::{AtFlags, Mode, OFlags};
     let Ok(listing) = rustix::fs::openat(
@@ -310,17 +312,37 @@ fn sweep_temps(dir: &std::os::fd::OwnedFd) {
             continue;
         };
         let f = File::from(fd);
-        let old = f
-            .metadata()
+        let Some(meta) = f.metadata().ok().filter(|m| m.is_file()) else {
+            continue;
+        };
+        let old = meta
+            .modified()
             .ok()
-            .filter(|m| m.is_file())
-            .and_then(|m| m.modified().ok())
             .and_then(|t| now.duration_since(t).ok())
             .is_some_and(|age| age > TEMP_AGE);
-        if old && f.try_lock().is_ok() {
+        if (old || writer_gone(name)) && f.try_lock().is_ok() {
             let _ = rustix::fs::unlinkat(dir, e.file_name(), AtFlags::empty());
         }
     }
+}
+
+/// True when the pid in a temp file's name `.NAME.PID.N.loopr-tmp` names no process: its
+/// writer was killed (a pid this process cannot see, or cannot signal, counts as alive).
+fn writer_gone(name: &[u8]) -> bool {
+    let Some(stem) = name.strip_suffix(b".loopr-tmp") else {
+        return false;
+    };
+    let mut parts = stem.rsplitn(3, |b| *b == b'.');
+    let (Some(_serial), Some(pid)) = (parts.next(), parts.next()) else {
+        return false;
+    };
+    let pid = std::str::from_utf8(pid)
+        .ok()
+        .and_then(|p| p.parse::<i32>().ok());
+    let Some(pid) = pid.and_then(rustix::process::Pid::from_raw) else {
+        return false;
+    };
+    rustix::process::test_kill_process(pid) == Err(rustix::io::Errno::SRCH)
 }
 
 /// Opens a resolved file for reading through its checked directory handle, never following a
