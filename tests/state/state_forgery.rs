@@ -186,7 +186,11 @@ fn state_is_private_and_corrupt_files_never_overwrite_each_other() {
     assert_eq!(mode(&record), 0o600);
     for _ in 0..2 {
         std::fs::write(sd.join("todos.json"), "{not json").unwrap();
-        env.call("todo", json!({"action": "list"})).assert_ok();
+        let out = env.call("todo", json!({"action": "list"}));
+        out.assert_ok();
+        // SPEC 31.3: the call that moved it aside says so.
+        let warned = out.data()["warnings"][0].as_str().unwrap_or_default();
+        assert!(warned.contains("todos.json was corrupt"), "{}", out.json);
     }
     let aside: Vec<String> = std::fs::read_dir(&sd)
         .unwrap()
@@ -194,6 +198,65 @@ fn state_is_private_and_corrupt_files_never_overwrite_each_other() {
         .filter(|n| n.starts_with("todos.json.corrupt-"))
         .collect();
     assert_eq!(aside.len(), 2, "{aside:?}");
+    // A read record too: the edit is refused as unread, and the call says why.
+    std::fs::write(&record, "{not json").unwrap();
+    let out = env.call(
+        "edit",
+        json!({"path": "a.txt", "old_string": "x", "new_string": "y"}),
+    );
+    out.assert_err("not_read");
+    assert!(
+        out.output().contains("was corrupt") && !record.exists(),
+        "{}",
+        out.json
+    );
+}
+
+/// SPEC 31.3: every file under the state dir is 0600 in 0700 directories — undo blobs (a link
+/// to the replaced file's inode had its mode) and the trash (a deleted tree kept its own)
+/// included — and undo still gives each file its own mode back.
+#[test]
+fn blobs_and_the_trash_are_private_and_undo_gives_the_modes_back() {
+    let env = Env::new();
+    let set = |p: &str, m: u32| {
+        std::fs::set_permissions(env.path(p), std::fs::Permissions::from_mode(m)).unwrap()
+    };
+    env.write_file("run.sh", "echo hi\n");
+    set("run.sh", 0o755);
+    env.write_file("tree/bin/tool", "x\n");
+    set("tree/bin/tool", 0o751);
+    set("tree/bin", 0o750);
+    env.call("read", json!({"path": "run.sh"})).assert_ok();
+    env.call(
+        "edit",
+        json!({"path": "run.sh", "old_string": "hi", "new_string": "ho"}),
+    )
+    .assert_ok();
+    env.call("delete", json!({"path": "tree", "recursive": true}))
+        .assert_ok();
+    let state = env.session_dir("default");
+    let mut seen = 0;
+    let mut todo = vec![state.clone()];
+    while let Some(p) = todo.pop() {
+        let meta = std::fs::symlink_metadata(&p).unwrap();
+        let mode = meta.permissions().mode() & 0o7777;
+        if meta.is_dir() {
+            assert_eq!(mode, 0o700, "{}", p.display());
+            todo.extend(std::fs::read_dir(&p).unwrap().map(|e| e.unwrap().path()));
+        } else {
+            assert_eq!(mode, 0o600, "{}", p.display());
+            seen += 1;
+        }
+    }
+    assert!(seen >= 4, "blobs, trash and journal were scanned: {seen}");
+    env.call("undo", json!({})).assert_ok();
+    env.call("undo", json!({})).assert_ok();
+    let mode = |p: &str| std::fs::metadata(env.path(p)).unwrap().permissions().mode() & 0o7777;
+    assert_eq!(
+        (mode("run.sh"), mode("tree/bin"), mode("tree/bin/tool")),
+        (0o755, 0o750, 0o751)
+    );
+    assert_eq!(env.read_file("run.sh"), b"echo hi\n");
 }
 
 /// The journal's content hash (xxh3-64) of the only content these forgeries use, the empty

@@ -223,6 +223,8 @@ pub struct Journaled<'a> {
     pushed: Vec<u64>,
     /// Entries the push pruned (the journal keeps 50): discarded once the change lands.
     pruned: Vec<journal::Entry>,
+    /// What the new entries keep: made private once the change lands.
+    kept: Vec<PathBuf>,
     taken: Option<journal::Entry>,
     saved: Option<reads::Saved>,
     /// Paths the change may have made or changed, for post hooks (real, as shown).
@@ -239,7 +241,7 @@ pub fn journal_first<'a>(
 ) -> Result<Journaled<'a>> {
     let lock = StateLock::acquire(ctx)?;
     let touched = touched(ctx, &entries, records);
-    let journal::Pushed { ids, pruned } = journal::push_all(&lock, entries)?;
+    let journal::Pushed { ids, pruned, kept } = journal::push_all(&lock, entries)?;
     let pushed: Vec<u64> = ids.into_iter().map(|(id, _)| id).collect();
     let saved = match reads::apply(&lock, records) {
         Ok(saved) => saved,
@@ -253,6 +255,7 @@ pub fn journal_first<'a>(
         lock,
         pushed,
         pruned,
+        kept,
         taken: None,
         saved: Some(saved),
         touched,
@@ -289,6 +292,7 @@ pub fn undo_first<'a>(
             lock,
             pushed: vec![],
             pruned: vec![],
+            kept: vec![],
             taken: Some(taken),
             saved: Some(saved),
             touched,
@@ -322,6 +326,7 @@ impl Journaled<'_> {
     /// them, SPEC 19.2, 24.7).
     pub fn landed(mut self) {
         self.landed = true;
+        journal::seal(&self.kept);
         for entry in self.taken.take().into_iter().chain(self.pruned.drain(..)) {
             journal::discard(self.lock.dir(), &entry);
         }

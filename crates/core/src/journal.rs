@@ -321,6 +321,8 @@ fn blob(
 pub struct Pushed {
     pub ids: Vec<(u64, bool)>,
     pub pruned: Vec<Entry>,
+    /// What the new entries keep (blobs, trash entries): made private once the change lands.
+    pub kept: Vec<PathBuf>,
 }
 
 /// Appends the entries of one change (several for a patch: one per file, so each is undone on
@@ -331,6 +333,7 @@ pub fn push_all(lock: &StateLock, news: Vec<NewEntry>) -> Result<Pushed> {
         return Ok(Pushed {
             ids: vec![],
             pruned: vec![],
+            kept: vec![],
         });
     }
     let mut made: Vec<PathBuf> = vec![];
@@ -347,6 +350,7 @@ fn push_entries(lock: &StateLock, news: Vec<NewEntry>, made: &mut Vec<PathBuf>) 
     let mut journal: Journal = lock.load(FILE)?;
     let blobs = lock.dir().join("undo");
     let mut ids = Vec::with_capacity(news.len());
+    let mut made_trash = vec![];
     for n in news {
         let id = journal.next_id.max(1);
         journal.next_id = id + 1;
@@ -396,6 +400,11 @@ fn push_entries(lock: &StateLock, news: Vec<NewEntry>, made: &mut Vec<PathBuf>) 
             }
             _ => None,
         };
+        if let Some(Op::Delete { trash: Some(t) }) = &op
+            && our_name(t)
+        {
+            made_trash.push(trash_dir(lock.dir()).join(t));
+        }
         journal.entries.push(Entry {
             id,
             tool: n.tool.to_string(),
@@ -416,7 +425,9 @@ fn push_entries(lock: &StateLock, news: Vec<NewEntry>, made: &mut Vec<PathBuf>) 
     let pruned: Vec<Entry> = journal.entries.drain(..excess).collect();
     save(lock, &journal)?;
     sweep_pending(&blobs);
-    Ok(Pushed { ids, pruned })
+    let mut kept = made.clone();
+    kept.extend(made_trash);
+    Ok(Pushed { ids, pruned, kept })
 }
 
 /// Saves the journal: the `journal` step of the fault switch.
@@ -532,7 +543,114 @@ pub fn discard(session: &Path, entry: &Entry) {
         && let Some(p) = kept_path(&trash_dir(session), t)
     {
         let _ = std::fs::remove_dir_all(&p).or_else(|_| std::fs::remove_file(&p));
+        let _ = std::fs::remove_file(p.with_file_name(format!("{t}.modes")));
     }
+}
+
+/// Makes what a landed change keeps private (SPEC 31.3: every file under the state dir 0600,
+/// every directory 0700). A blob linked to the old file's inode had the file's mode, and a
+/// deleted tree kept its own; the file is no longer in the tree, so its mode is only ours to
+/// keep — undo restores blobs with the journal's `mode`, and a trash entry with the modes its
+/// `NAME.modes` list records here. Best effort: a mode left as it was loses nothing.
+pub fn seal(kept: &[PathBuf]) {
+    for path in kept {
+        let in_trash = path.parent().and_then(Path::file_name) == Some("trash".as_ref());
+        match std::fs::symlink_metadata(path) {
+            Ok(_) if in_trash => seal_tree(path),
+            Ok(meta) if meta.is_file() => private(path, &meta),
+            _ => {}
+        }
+    }
+}
+
+fn private(path: &Path, meta: &Metadata) {
+    use std::os::unix::fs::PermissionsExt;
+    let want = if meta.is_dir() { 0o700 } else { 0o600 };
+    if meta.mode() & 0o7777 != want {
+        let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(want));
+    }
+}
+
+/// The modes of a deleted tree, saved beside it (`NAME.modes`: one `MODE PATH` line each, in
+/// octal, paths relative to the tree), then the tree made private.
+fn seal_tree(tree: &Path) {
+    let mut listed = String::new();
+    let walk = walk_all(tree);
+    for (path, meta) in &walk {
+        let rel = path.strip_prefix(tree).unwrap_or(path);
+        listed.push_str(&format!("{:o} {}\n", meta.mode() & 0o7777, rel.display()));
+    }
+    let Some(name) = tree.file_name().and_then(|n| n.to_str()) else {
+        return;
+    };
+    let Some(dir) = tree.parent() else { return };
+    if crate::state::write_atomic(dir, &format!("{name}.modes"), listed.as_bytes(), true).is_err() {
+        return;
+    }
+    for (path, meta) in walk.iter().rev() {
+        private(path, meta);
+    }
+}
+
+/// Every directory and regular file of `tree`, the tree first, parents before children;
+/// links are neither followed nor listed.
+fn walk_all(tree: &Path) -> Vec<(PathBuf, Metadata)> {
+    let mut out = vec![];
+    let mut todo = vec![tree.to_path_buf()];
+    while let Some(p) = todo.pop() {
+        let Ok(meta) = std::fs::symlink_metadata(&p) else {
+            continue;
+        };
+        if meta.is_dir()
+            && let Ok(list) = std::fs::read_dir(&p)
+        {
+            todo.extend(list.flatten().map(|e| e.path()));
+        }
+        if meta.is_dir() || meta.is_file() {
+            out.push((p, meta));
+        }
+    }
+    out
+}
+
+/// Puts back the modes `seal_tree` saved for the trash entry `tree` (undo, before it moves the
+/// tree back), children before their directories; then the list goes.
+pub fn unseal(tree: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(name) = tree.file_name().and_then(|n| n.to_str()) else {
+        return;
+    };
+    let list = tree.with_file_name(format!("{name}.modes"));
+    let Ok(bytes) = crate::state::read_own(&list) else {
+        return;
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    for line in text.lines().rev() {
+        let Some((mode, rel)) = line.split_once(' ') else {
+            continue;
+        };
+        let Ok(mode) = u32::from_str_radix(mode, 8) else {
+            continue;
+        };
+        let rel = Path::new(rel);
+        // Only inside the tree: a list someone else wrote names nothing outside it.
+        if rel
+            .components()
+            .any(|c| !matches!(c, std::path::Component::Normal(_)))
+        {
+            continue;
+        }
+        // The tree itself is listed with an empty path (`tree.join("")` would add a `/`).
+        let path = if rel.as_os_str().is_empty() {
+            tree.to_path_buf()
+        } else {
+            tree.join(rel)
+        };
+        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir() || m.is_file()) {
+            let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode & 0o7777));
+        }
+    }
+    let _ = std::fs::remove_file(list);
 }
 
 pub fn depth(lock: &StateLock) -> Result<usize> {

@@ -193,12 +193,15 @@ pub fn get(lock: &StateLock, real: &Path) -> Option<Record> {
 /// A state dir that cannot be read is an error here (not "no record"), as taking the state
 /// lock made it before.
 pub fn lookup(ctx: &Ctx, real: &Path) -> Result<Option<Record>> {
-    let path = unlocked_dir(ctx)?.join(name_of(real));
+    let dir = unlocked_dir(ctx)?;
+    let name = name_of(real);
+    let path = dir.join(&name);
     match std::fs::read(&path) {
-        Ok(bytes) => Ok(serde_json::from_slice::<Stored>(&bytes)
-            .ok()
-            .filter(|s| s.path == key(real))
-            .map(|s| s.record)),
+        Ok(bytes) => match serde_json::from_slice::<Stored>(&bytes) {
+            Ok(s) => Ok((s.path == key(real)).then_some(s.record)),
+            // Corrupt: no record, and the call says so (SPEC 31.3).
+            Err(err) => crate::state::move_aside(ctx, &dir, &name, &err).map(|()| None),
+        },
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(ToolError::state(&e, &path)),
     }

@@ -179,21 +179,7 @@ impl<'a> StateLock<'a> {
         match serde_json::from_slice(&bytes) {
             Ok(v) => Ok(v),
             Err(err) => {
-                // Never over an earlier one (SPEC 23.6): a second corruption within the same
-                // second gets its own name.
-                let ts = unix_secs();
-                let aside = (0..)
-                    .map(|n| match n {
-                        0 => self.dir.join(format!("{name}.corrupt-{ts}")),
-                        n => self.dir.join(format!("{name}.corrupt-{ts}-{n}")),
-                    })
-                    .find(|p| std::fs::symlink_metadata(p).is_err())
-                    .expect("some name is free");
-                std::fs::rename(&path, &aside).map_err(|e| ToolError::state(&e, &path))?;
-                self.ctx.warn(format!(
-                    "state file {name} was corrupt ({err}); moved aside to {} and started fresh",
-                    aside.display()
-                ));
+                move_aside(self.ctx, &self.dir, name, &err)?;
                 Ok(T::default())
             }
         }
@@ -206,6 +192,32 @@ impl<'a> StateLock<'a> {
             .map_err(|e| ToolError::internal(format!("serialising {name}: {e}")))?;
         write_atomic(&self.dir, name, &bytes, durable)
     }
+}
+
+/// Moves the corrupt state file `dir/name` aside to `<name>.corrupt-<unix-ts>` and says so in
+/// the call's warnings (SPEC 2.2, 31.3).
+pub fn move_aside(ctx: &Ctx, dir: &Path, name: &str, err: &serde_json::Error) -> Result<()> {
+    let path = dir.join(name);
+    // Never over an earlier one (SPEC 23.6): a second corruption within the same second gets
+    // its own name.
+    let ts = unix_secs();
+    let aside = (0..)
+        .map(|n| match n {
+            0 => dir.join(format!("{name}.corrupt-{ts}")),
+            n => dir.join(format!("{name}.corrupt-{ts}-{n}")),
+        })
+        .find(|p| std::fs::symlink_metadata(p).is_err())
+        .expect("some name is free");
+    match std::fs::rename(&path, &aside) {
+        // Another call moved it aside first, and says so.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        r => r.map_err(|e| ToolError::state(&e, &path))?,
+    }
+    ctx.warn(format!(
+        "state file {name} was corrupt ({err}); moved aside to {} and started fresh",
+        aside.display()
+    ));
+    Ok(())
 }
 
 /// The state locks of several sessions at once (a share to many targets checks every inbox's

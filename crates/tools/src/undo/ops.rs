@@ -239,6 +239,8 @@ fn undo_delete(
         )
         .with("path", shown));
     };
+    // The trash keeps its entries private; their own modes come back first (SPEC 31.3).
+    journal::unseal(&kept);
     // A restored file is known as it is now (SPEC 24.2), as after a write: a rename keeps
     // what the trash holds.
     let fp = kept_meta
