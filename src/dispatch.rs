@@ -297,12 +297,25 @@ impl Prepared {
         if let Some(max) = r.exposure.entry.as_ref().and_then(|e| e.max_output_bytes) {
             limits::cap_output(&mut env, max);
         }
+        // The client's own cut would take the middle, our paging line with it (SPEC 31.1):
+        // tools that page size themselves to it; anything still over is cut here, whole lines.
+        if let Some(max) = ctx.result_chars {
+            limits::cap_chars(&mut env, max, client_name(g));
+        }
         if env.ok
             && let (Some(given), Some(tools)) = (&given, &used)
         {
             hooks::post(&ctx, r.name(), tools, given, &mut env);
         }
         env
+    }
+}
+
+/// The client as a trailer names it: the agent, or the catalog's `[client]` setting.
+fn client_name(g: &Globals) -> &'static str {
+    match g.client {
+        Some(c) if g.policy.catalog.client.max_result_chars.is_none() => c.name,
+        _ => "the catalog's [client] (max_result_chars)",
     }
 }
 
@@ -421,6 +434,7 @@ mod tests {
             policy: Default::default(),
             hub: None,
             harness: false,
+            client: None,
         };
         for name in ["read", "Read"] {
             PARSES.with(|n| n.set(0));

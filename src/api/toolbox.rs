@@ -69,6 +69,7 @@ pub struct ToolboxBuilder {
     sandbox: Option<String>,
     hub: Option<String>,
     harness: bool,
+    client: Option<String>,
     helper: Option<PathBuf>,
     tools: Vec<Pending>,
 }
@@ -182,6 +183,13 @@ impl ToolboxBuilder {
         self
     }
 
+    /// `--client`: the agent that passes results on to its model (`claude-code`, `codex`,
+    /// `gemini-cli`); results are sized so that it never cuts one (SPEC 31.1).
+    pub fn client(mut self, name: impl Into<String>) -> Self {
+        self.client = Some(name.into());
+        self
+    }
+
     /// The program `run` starts its keeper and background jobs' supervisors from (processes
     /// that must outlive a call): a `loopr-tool` binary. Without it they are started from this
     /// process's own executable, which must then call [`helper_main`](crate::helper_main)
@@ -225,6 +233,15 @@ impl ToolboxBuilder {
                 )),
             ));
         }
+        let client = match self
+            .client
+            .as_deref()
+            .map(|n| (n, loopr_core::caps::Client::named(n)))
+        {
+            None => None,
+            Some((_, Some(c))) => Some(c),
+            Some((n, None)) => return Err(fail("client", loopr_core::caps::Client::unknown(n))),
+        };
         if let Some(helper) = self.helper {
             set_helper(helper).map_err(|e| fail("helper", e))?;
         }
@@ -252,6 +269,7 @@ impl ToolboxBuilder {
             policy: Arc::new(Policy::default()),
             hub: self.hub,
             harness: self.harness,
+            client,
         };
         // The root, the session and the state dir are checked as every call checks them.
         if let Err(e) = Ctx::new(&globals) {

@@ -66,8 +66,11 @@ const PROJECT_KEYS: &[(&str, Kind)] = &[
     ("validate", Kind::Str),
 ];
 const LOOPS_KEYS: &[(&str, Kind)] = &[("hub", Kind::Str)];
+const CLIENT_KEYS: &[(&str, Kind)] = &[("max_result_chars", Kind::Int)];
+/// A result under this could not say what it holds and how to go on.
+const MIN_RESULT_CHARS: u64 = 1_000;
 const TOP_KEYS: &[&str] = &[
-    "tools", "profiles", "paths", "run", "hooks", "search", "project", "loops",
+    "tools", "profiles", "paths", "run", "hooks", "search", "project", "loops", "client",
 ];
 
 pub use crate::policy::{MAX_TIMEOUT_MS, RUN_MAX_TIMEOUT_MS};
@@ -339,6 +342,23 @@ pub fn read_knowing(src: &str, known: &[&str]) -> (Catalog, Vec<Problem>) {
                     cat.loops.hub = f.str("hub");
                     if let Some(Err(e)) = cat.loops.hub.as_deref().map(crate::hub::parse) {
                         r.problem(&v.span(), format!("[loops] hub: {e}"));
+                    }
+                }
+            }
+            "client" => {
+                if let Some(t) = r.sub(v, "[client]") {
+                    let mut f = r.fields(t, "[client]", CLIENT_KEYS);
+                    if let Some((n, at)) = f.int_at("max_result_chars") {
+                        if n < MIN_RESULT_CHARS {
+                            r.problem(
+                                &at,
+                                format!(
+                                    "[client] max_result_chars must be at least {MIN_RESULT_CHARS}"
+                                ),
+                            );
+                        } else {
+                            cat.client.max_result_chars = Some(n);
+                        }
                     }
                 }
             }

@@ -98,6 +98,23 @@ pub fn cap_output(env: &mut Envelope, max: u64) {
     let trailer = format!(
         "[output cut to {max} of {total} bytes by the catalog's max_output_bytes; narrow the call to see the rest]\n"
     );
+    cut(env, max, &trailer);
+}
+
+/// Cuts `env.output` to `max` characters, whole lines, for the client that passes results on
+/// (`who`, SPEC 31.1): a tool that pages sizes itself under this and is never cut here.
+pub fn cap_chars(env: &mut Envelope, max: usize, who: &str) {
+    let Some((bytes, _)) = env.output.char_indices().nth(max) else {
+        return; // `max` characters or fewer
+    };
+    let trailer = format!(
+        "[output cut to the {max} characters {who} passes on whole; narrow the call to see the rest]\n"
+    );
+    cut(env, bytes, &trailer);
+}
+
+/// `env.output` cut to `max` bytes after the last whole line that fits, then `trailer`.
+fn cut(env: &mut Envelope, max: usize, trailer: &str) {
     let room = max.saturating_sub(trailer.len());
     let mut keep = env.output[..floor_boundary(&env.output, room)]
         .rfind('\n')
@@ -110,7 +127,7 @@ pub fn cap_output(env: &mut Envelope, max: u64) {
     if !out.is_empty() && !out.ends_with('\n') {
         out.push('\n');
     }
-    out.push_str(&trailer);
+    out.push_str(trailer);
     env.output = out;
     env.mark_truncated();
 }

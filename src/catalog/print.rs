@@ -143,6 +143,11 @@ pub fn effective(policy: &Policy, root: &Path) -> String {
         }
     }
     put("project", proj);
+    let mut client = Map::new();
+    if let Some(n) = cat.client.max_result_chars {
+        client.insert("max_result_chars".into(), n.into());
+    }
+    put("client", client);
     let body = toml::to_string(&Value::Object(doc)).unwrap_or_else(|e| format!("# {e}\n"));
     format!("{head}\n{body}")
 }

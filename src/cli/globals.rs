@@ -7,6 +7,7 @@ use crate::context::Globals;
 use crate::envelope::Format;
 use crate::error::{Result, ToolError};
 use clap::{Arg, ArgAction, ArgMatches, Command};
+use loopr_core::caps::Client;
 use loopr_env_vars::EnvVars;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -21,6 +22,7 @@ pub(super) const VALUE_GLOBALS: &[&str] = &[
     "--config",
     "--profile",
     "--hub",
+    "--client",
 ];
 
 /// Global options that are not run's own business: a tool field of the same name (artifact's
@@ -60,6 +62,7 @@ pub fn base_command() -> Command {
         .arg(global(Arg::new("profile").long("profile").value_name("NAME").help("The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]")))
         .arg(global(Arg::new("hub").long("hub").value_name("HUB").help("Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog's [loops] hub, else the git repository, else the root]")))
         .arg(global(Arg::new("harness").long("harness").action(ArgAction::SetTrue).help("A harness's own control call: the catalog's offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]")))
+        .arg(global(Arg::new("client").long("client").value_name("NAME").help("The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp's clientInfo]")))
         .arg(global(Arg::new("read-only").long("read-only").action(ArgAction::SetTrue).help("Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]")))
 }
 
@@ -178,6 +181,10 @@ pub fn globals(m: &ArgMatches, policy: Arc<catalog::Policy>) -> Result<Globals> 
         policy,
         hub: flag_or_env("hub", EnvVars::LOOPR_HUB),
         harness: m.get_flag("harness") || env_flag(EnvVars::LOOPR_HARNESS)?,
+        client: match flag_or_env("client", EnvVars::LOOPR_CLIENT) {
+            None => None,
+            Some(name) => Some(Client::named(&name).ok_or_else(|| Client::unknown(&name))?),
+        },
     })
 }
 

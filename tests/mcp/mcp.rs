@@ -702,3 +702,106 @@ fn a_cancel_stops_a_long_conversion() {
     s.send(json!({"jsonrpc": "2.0", "id": 2, "method": "ping"}));
     s.response(2);
 }
+
+/// A file of 98,000 characters: 1,400 numbered lines of 69 characters and a newline.
+fn big_file(env: &Env) {
+    let body: String = (0..1_400)
+        .map(|i| format!("{i:05} {}\n", "x".repeat(63)))
+        .collect();
+    assert_eq!(body.chars().count(), 98_000);
+    env.write_file("big.txt", &body);
+}
+
+fn initialize(s: &mut Server, client: &str) {
+    s.send(
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": client, "version": "1"}}}),
+    );
+    s.response(0);
+    s.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+}
+
+fn declared(s: &mut Server, id: i64, tool: &str) -> u64 {
+    s.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/list"}));
+    let list = s.response(id).1;
+    let tools = list["result"]["tools"].as_array().unwrap().clone();
+    let t = tools.iter().find(|t| t["name"] == tool).unwrap();
+    t["_meta"]["anthropic/maxResultSizeChars"].as_u64().unwrap()
+}
+
+/// SPEC 31.1: `mcp` learns the client from `initialize` and sizes each result under what that
+/// client passes on whole — Codex 40,000 characters, Gemini CLI 36,000, Claude Code as before —
+/// so a 98,000-character read ends with its own paging line, not the client's cut.
+#[test]
+fn results_are_sized_to_what_the_client_passes_on() {
+    let env = Env::new();
+    big_file(&env);
+    for (client, max) in [
+        ("codex-mcp-client", 40_000),
+        ("gemini-cli-mcp-client", 36_000),
+        ("claude-code", 100_000),
+    ] {
+        let mut s = Server::start(&env, &["mcp"], &[]);
+        initialize(&mut s, client);
+        assert_eq!(declared(&mut s, 1, "read"), max as u64, "{client}");
+        s.call(2, "read", json!({"path": "big.txt"}));
+        let r = s.response(2).1;
+        let out = text(&r);
+        assert!(
+            out.chars().count() <= max,
+            "{client}: {}",
+            out.chars().count()
+        );
+        assert!(
+            out.chars().count() > max - 2_000,
+            "{client}: the room is used"
+        );
+        assert!(
+            out.trim_end().ends_with(&format!(
+                "continue with offset={})",
+                out.lines().rev().nth(1).unwrap()[..6]
+                    .trim()
+                    .parse::<u64>()
+                    .unwrap()
+                    + 1
+            )),
+            "{client}: {}",
+            &out[out.len() - 200..]
+        );
+        // The same through the stateless revision's `_meta`.
+        s.send(
+            json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+            "name": "read", "arguments": {"path": "big.txt"},
+            "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                      "io.modelcontextprotocol/clientInfo": {"name": client}}}}),
+        );
+        let r = s.response(3).1;
+        assert!(text(&r).chars().count() <= max, "{client} stateless");
+        s.close();
+    }
+    // --client names it whatever clientInfo says.
+    let mut s = Server::start(&env, &["--client", "gemini-cli", "mcp"], &[]);
+    initialize(&mut s, "claude-code");
+    assert_eq!(declared(&mut s, 1, "read"), 36_000);
+    s.close();
+}
+
+/// SPEC 31.1: in `--structured` mode the text goes twice, inside JSON, with `data`: the size
+/// declared to Claude Code counts that, so a whole 98,000-character read is never spilled.
+#[test]
+fn the_structured_size_counts_the_json_around_the_text() {
+    let env = Env::new();
+    big_file(&env);
+    let mut s = Server::start(&env, &["mcp", "--structured"], &[]);
+    initialize(&mut s, "claude-code");
+    let declared = declared(&mut s, 1, "read");
+    s.call(2, "read", json!({"path": "big.txt", "limit": 100_000}));
+    let r = s.response(2).1;
+    assert_eq!(r["result"]["isError"], false);
+    let sent = serde_json::to_string(&r["result"]).unwrap().chars().count() as u64;
+    assert!(sent > 100_000, "the text was sent whole, twice: {sent}");
+    assert!(sent <= declared, "{sent} > {declared}");
+    assert!(declared <= 500_000);
+    s.close();
+}

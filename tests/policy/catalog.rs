@@ -1004,3 +1004,78 @@ fn catalog_and_its_check_print_one_envelope_with_every_problem_once() {
         .args(["catalog", "--format", "text"]);
     assert_eq!(finish(c).stdout, toml_text);
 }
+
+/// SPEC 31.1 on the command line: `--client` / `LOOPR_CLIENT` size results for the agent that
+/// passes them on, the catalog's `[client] max_result_chars` overrides any client, a tool that
+/// pages (read) pages under it and one that does not is cut to whole lines with a line saying
+/// by whom; an unknown client and a size too small are clear errors.
+#[test]
+fn results_fit_the_client_named_on_the_command_line_or_in_the_catalog() {
+    let env = Env::new();
+    let body: String = (0..3_000)
+        .map(|i| format!("line {i:04} {}\n", "y".repeat(40)))
+        .collect();
+    env.write_file("big.txt", &body);
+    let read = |args: &[&str], vars: &[(&str, &str)]| {
+        let mut c = env.cmd();
+        c.args(args).args(["read", "big.txt"]);
+        for (k, v) in vars {
+            c.env(k, v);
+        }
+        let out = finish(c);
+        out.assert_ok();
+        out.json["output"].as_str().unwrap().to_string()
+    };
+    let codex = read(&["--client", "codex"], &[]);
+    assert!(codex.chars().count() <= 40_000 && codex.chars().count() > 38_000);
+    assert!(codex.trim_end().ends_with(')') && codex.contains("continue with offset="));
+    let gemini = read(&[], &[("LOOPR_CLIENT", "gemini")]);
+    assert!(gemini.chars().count() <= 36_000 && gemini.chars().count() > 34_000);
+    assert!(read(&["--client", "claude-code"], &[]).chars().count() > 99_000);
+    // An unknown client: invalid_input naming the field and the clients known.
+    let mut c = env.cmd();
+    c.args(["--client", "vim", "read", "big.txt"]);
+    let out = finish(c);
+    out.assert_err("invalid_input");
+    assert_eq!(out.json["error"]["field"], "client");
+    assert!(
+        out.json["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("codex")
+    );
+    // The catalog's size wins over the client's.
+    let small = catalog(&env, "[client]\nmax_result_chars = 5000\n");
+    let cfg = small.to_str().unwrap();
+    let out = read(&["--config", cfg, "--client", "codex"], &[]);
+    assert!(out.chars().count() <= 5_000, "{}", out.chars().count());
+    assert!(out.contains("continue with offset="));
+    // glob does not page by offset: cut to whole lines, saying by whom.
+    for i in 0..400 {
+        env.write_file(&format!("many/file-{i:03}-with-a-longish-name.txt"), "");
+    }
+    let mut c = env.cmd();
+    c.args(["--config", cfg, "glob", "many/*.txt", "--limit", "400"]);
+    let out = finish(c);
+    out.assert_ok();
+    let text = out.json["output"].as_str().unwrap();
+    assert!(text.chars().count() <= 5_000, "{}", text.chars().count());
+    assert!(
+        text.ends_with("[output cut to the 5000 characters the catalog's [client] (max_result_chars) passes on whole; narrow the call to see the rest]\n"),
+        "{}",
+        &text[text.len() - 200..]
+    );
+    assert_eq!(out.json["data"]["truncated"], true);
+    // Too small to say anything: a catalog problem.
+    let tiny = catalog(&env, "[client]\nmax_result_chars = 10\n");
+    let mut c = env.cmd();
+    c.args(["catalog", "--check"]).arg(&tiny);
+    let out = finish(c);
+    assert_eq!(out.status, 2);
+    assert!(
+        out.json["output"]
+            .as_str()
+            .unwrap()
+            .contains("max_result_chars must be at least 1000")
+    );
+}

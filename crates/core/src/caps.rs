@@ -14,6 +14,68 @@ pub const FETCH_MAX: usize = 500_000;
 /// todo, session and every tool without a cap of its own.
 pub const OTHER: usize = 30_000;
 
+/// The agent that passes our results on to its model, and how much of one it keeps (SPEC
+/// 31.1). Codex keeps about 48,000 characters of an MCP result for its current models (12,000
+/// for others) and Gemini CLI the first 8,000 and the last 32,000, each cutting the middle and
+/// with it our paging line: a result sized under what they keep is never cut by them. Claude
+/// Code keeps what `maxResultSizeChars` declares, so it needs no lower cap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Client {
+    /// Its name as `--client` takes it.
+    pub name: &'static str,
+    /// The most characters of one result it passes on whole; None: our own caps fit.
+    pub max_chars: Option<usize>,
+}
+
+/// The clients `--client` / `LOOPR_CLIENT` name, and what `clientInfo` is matched against.
+pub const CLIENTS: &[Client] = &[
+    Client {
+        name: "claude-code",
+        max_chars: None,
+    },
+    Client {
+        name: "codex",
+        max_chars: Some(40_000),
+    },
+    Client {
+        name: "gemini-cli",
+        max_chars: Some(36_000),
+    },
+];
+
+impl Client {
+    /// A client by the name `--client` was given (`claude` and `gemini` too).
+    pub fn named(name: &str) -> Option<Client> {
+        let name = match name {
+            "claude" => "claude-code",
+            "gemini" => "gemini-cli",
+            n => n,
+        };
+        CLIENTS.iter().copied().find(|c| c.name == name)
+    }
+
+    /// `--client NAME` names no client we know: the error lists those we do.
+    pub fn unknown(name: &str) -> crate::error::ToolError {
+        let known: Vec<&str> = CLIENTS.iter().map(|c| c.name).collect();
+        crate::error::ToolError::usage(format!(
+            "client {name:?} is not one loopr-tool knows: use {}",
+            known.join(", ")
+        ))
+        .with("field", "client")
+        .hint("Without --client, `mcp` learns the client from initialize's clientInfo; the catalog's [client] max_result_chars sets the size for any client.")
+    }
+
+    /// The client an MCP `clientInfo.name` names (`codex-mcp-client`, `gemini-cli-mcp-client`,
+    /// `claude-code`): by the agent's word in it; None for any other client.
+    pub fn from_info(name: &str) -> Option<Client> {
+        let name = name.to_ascii_lowercase();
+        let word = ["codex", "gemini", "claude"]
+            .into_iter()
+            .find(|w| name.contains(w))?;
+        Client::named(word)
+    }
+}
+
 /// Joins as many of `lines` (each without its `\n`) as fit in `cap` characters together with
 /// the trailer. `trailer(k)` is the last line to print when the first `k` lines are shown, or
 /// `None` when nothing needs saying. Returns the text and `k`.

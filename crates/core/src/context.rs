@@ -33,6 +33,9 @@ pub struct Globals {
     /// The harness's own control calls (`--harness`, SPEC 25.3): not bound by the catalog's
     /// offer.
     pub harness: bool,
+    /// Who passes results on to the model (`--client`, `LOOPR_CLIENT`, or MCP's `clientInfo`),
+    /// when known: results are sized to fit it (SPEC 31.1).
+    pub client: Option<crate::caps::Client>,
 }
 
 /// What the catalog says about the call being made: the name it was called by, its entry, and
@@ -79,6 +82,9 @@ pub struct Ctx {
     pub hub: Option<String>,
     /// A harness's control call (SPEC 25.3).
     pub harness: bool,
+    /// The most characters of a result the client passes on whole (SPEC 31.1): the
+    /// catalog's `[client] max_result_chars`, else the client's own limit.
+    pub result_chars: Option<usize>,
     /// Where this call's loops meet, found on first use.
     hub_place: std::cell::OnceCell<crate::hub::Hub>,
     /// The path rules compiled for this root, on first use.
@@ -239,6 +245,7 @@ impl Ctx {
             call: CallPolicy::default(),
             hub: g.hub.clone(),
             harness: g.harness,
+            result_chars: g.policy.result_chars(g.client),
             hub_place: std::cell::OnceCell::new(),
             rules: std::cell::OnceCell::new(),
             changed: RefCell::new(Vec::new()),

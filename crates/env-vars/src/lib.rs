@@ -100,6 +100,10 @@ table! {
     Option LOOPR_HUB;
     /// 1: a harness's control calls, outside the catalog's offer (--harness)
     Option LOOPR_HARNESS;
+    /// The agent in front of the model: claude-code, codex, gemini-cli (--client)
+    ///
+    /// Results are sized so that it passes each on whole (SPEC 31.1).
+    Option LOOPR_CLIENT;
     /// The Redis hub's password, when its URL does not carry one
     Setting LOOPR_HUB_PASSWORD;
     /// How long a call waits for a lock, in milliseconds [default: 10000]

@@ -23,6 +23,7 @@ use super::sched::Scheduler;
 use crate::context::Globals;
 use crate::control::Control;
 use crate::dispatch::{self, Prepared};
+use loopr_core::caps::Client;
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 use std::io::BufRead;
@@ -38,6 +39,8 @@ const VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-0
 /// The stateless revision: no handshake, `_meta` on every request.
 const STATELESS: &str = "2026-07-28";
 const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+/// Where a stateless request names its client, as `initialize`'s `clientInfo`.
+const META_CLIENT: &str = "io.modelcontextprotocol/clientInfo";
 
 const INSTRUCTIONS: &str = "File, search and shell tools confined to one root directory. Read a file before editing or overwriting it.";
 /// How often a call with a progress token hears from us (SPEC 22.1: at least every 2 s).
@@ -56,6 +59,8 @@ struct Server {
     globals: Mutex<Globals>,
     /// The root was given (--root, LOOPR_ROOT): the client's roots are not asked for.
     root_given: bool,
+    /// The client was named (--client, LOOPR_CLIENT): `clientInfo` does not change it.
+    client_given: bool,
     client_has_roots: AtomicBool,
     /// The id of our unanswered `roots/list` request; calls wait while there is one.
     roots_asked: Mutex<Option<String>>,
@@ -77,6 +82,7 @@ pub fn serve(g: &Globals, structured: bool) -> crate::exit_status::ExitStatus {
         policy: g.policy.clone(),
         globals: Mutex::new(g.clone()),
         root_given: g.root.is_some(),
+        client_given: g.client.is_some(),
         client_has_roots: AtomicBool::new(false),
         roots_asked: Mutex::new(None),
         roots_answered: Condvar::new(),
@@ -262,6 +268,7 @@ impl Server {
                     .iter()
                     .find(|v| **v == asked)
                     .unwrap_or(&VERSIONS[0]);
+                self.learn_client(params.pointer("/clientInfo/name"));
                 let roots = params.pointer("/capabilities/roots").is_some();
                 self.client_has_roots.store(roots, Ordering::SeqCst);
                 self.out.result(
@@ -292,9 +299,11 @@ impl Server {
             }
             "ping" | "logging/setLevel" => self.out.result(&id, complete(json!({}), false)),
             "tools/list" => {
+                let client = self.client_of(&params).or(self.globals_now().client);
+                let budget = self.policy.result_chars(client);
                 let list: Vec<Value> = dispatch::offered(&self.policy)
                     .iter()
-                    .map(|r| wire::definition(r, self.structured))
+                    .map(|r| wire::definition(r, self.structured, budget))
                     .collect();
                 self.out.result(&id, complete(json!({"tools": list}), true));
             }
@@ -390,6 +399,40 @@ impl Server {
         warning
     }
 
+    /// The client `initialize` names (SPEC 31.1): results are sized to what it passes on,
+    /// unless `--client` named one.
+    fn learn_client(&self, name: Option<&Value>) {
+        if self.client_given {
+            return;
+        }
+        let client = name.and_then(Value::as_str).and_then(Client::from_info);
+        self.globals
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .client = client;
+    }
+
+    /// The client a stateless request names in its `_meta` (2026-07-28), unless `--client`
+    /// named one.
+    fn client_of(&self, params: &Value) -> Option<Client> {
+        if self.client_given {
+            return None;
+        }
+        params
+            .pointer("/_meta")
+            .and_then(|m| m.get(META_CLIENT))
+            .and_then(|c| c.get("name"))
+            .and_then(Value::as_str)
+            .and_then(Client::from_info)
+    }
+
+    fn globals_now(&self) -> Globals {
+        self.globals
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
     /// The globals a call runs with, once the client's roots (if asked for) are known.
     fn globals_for_call(&self) -> Globals {
         let stop = Instant::now() + ROOTS_WAIT;
@@ -460,12 +503,16 @@ impl Server {
             token,
             control,
             stateless,
+            client: self.client_of(&params),
         };
         self.pool.run(Box::new(move || server.run_call(work)));
     }
 
     fn run_call(self: Arc<Self>, c: Call) {
-        let g = self.globals_for_call();
+        let mut g = self.globals_for_call();
+        if c.client.is_some() {
+            g.client = c.client;
+        }
         let envelope = self.sched.wait_turn(c.seq, &c.control).then(|| {
             let ticker = c.token.clone().map(|t| self.tick(t, c.control.clone()));
             let env = c.prepared.run_with(&g, c.control.clone());
@@ -523,6 +570,8 @@ struct Call {
     token: Option<Value>,
     control: Arc<Control>,
     stateless: bool,
+    /// The client a stateless request named.
+    client: Option<Client>,
 }
 
 fn capabilities() -> Value {

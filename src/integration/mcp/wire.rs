@@ -122,6 +122,21 @@ fn write_tool_result(
     out.write_all(b"}}")
 }
 
+/// The size a result of at most `text` characters may reach as the client measures it, at most
+/// the 500,000 Claude Code accepts. In `--structured` mode the text is sent twice (`content` and
+/// `structuredContent.output`) inside JSON, with `data` beside it: the declared size counts that,
+/// so Claude Code never writes to a file a result we sent whole (SPEC 31.1). JSON escapes add a
+/// character for each tab, newline and quote — read's lines have two — so a fifth is added for
+/// them, and 16,384 for `data`.
+pub fn declared_size(text: usize, structured: bool) -> usize {
+    let size = if structured {
+        2 * (text + text / 5) + 16_384
+    } else {
+        text
+    };
+    size.min(500_000)
+}
+
 /// What every structured result looks like: the text, then `data` or `error`.
 fn output_schema() -> Value {
     json!({
@@ -142,13 +157,14 @@ fn output_schema() -> Value {
 
 /// A tool as `tools/list` shows it. Claude Code defers MCP tools behind a tool search unless a
 /// tool opts out, and writes results over 50,000 characters to a file: `_meta` asks for neither
-/// (SPEC 24.5).
-pub fn definition(r: &crate::dispatch::Resolved, structured: bool) -> Value {
+/// (SPEC 24.5). `budget`: what the client passes on whole, when it is known (SPEC 31.1).
+pub fn definition(r: &crate::dispatch::Resolved, structured: bool, budget: Option<usize>) -> Value {
     let tool = r.tool;
     let mut def = schema::offered_definition(r, Flavor::Mcp, false);
+    let text = budget.map_or(tool.output_cap(), |b| b.min(tool.output_cap()));
     def["_meta"] = json!({
         "anthropic/alwaysLoad": true,
-        "anthropic/maxResultSizeChars": tool.output_cap().min(500_000),
+        "anthropic/maxResultSizeChars": declared_size(text, structured),
     });
     if structured {
         def["outputSchema"] = output_schema();

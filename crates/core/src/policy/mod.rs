@@ -141,6 +141,12 @@ pub struct Loops {
     pub hub: Option<String>,
 }
 
+/// `[client]`: how much of a result the client in front of the model keeps (SPEC 31.1).
+#[derive(Debug, Clone, Default)]
+pub struct ClientTable {
+    pub max_result_chars: Option<u64>,
+}
+
 /// A catalog file as read.
 #[derive(Debug, Clone, Default)]
 pub struct Catalog {
@@ -152,6 +158,7 @@ pub struct Catalog {
     pub search: Search,
     pub project: Project,
     pub loops: Loops,
+    pub client: ClientTable,
 }
 
 /// How the catalog was asked for (SPEC 19.1): `--config` / `LOOPR_CONFIG`, `--profile` /
@@ -215,6 +222,14 @@ impl Extra {
 }
 
 impl Policy {
+    /// The most characters of one result `client` passes on whole (SPEC 31.1): the catalog's
+    /// `[client] max_result_chars` overrides the client's own limit.
+    pub fn result_chars(&self, client: Option<crate::caps::Client>) -> Option<usize> {
+        let set = self.catalog.client.max_result_chars;
+        set.map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+            .or_else(|| client.and_then(|c| c.max_chars))
+    }
+
     /// What the model is offered, in order: `schema` and `tools/list` show exactly this.
     pub fn exposed(&self) -> &[Exposure] {
         &self.exposed

@@ -100,6 +100,11 @@ Only public hosts are reachable: localhost, private networks and cloud metadata 
     fn run(ctx: &Ctx, input: Input) -> Result<Success> {
         let mode = input.mode.unwrap_or_default();
         let max_length = input.max_length.unwrap_or(DEFAULT_MAX_LENGTH) as usize;
+        // Under what the client passes on whole, with room for the lines around the page, so
+        // the page's own `start_index` line reaches the model (SPEC 31.1).
+        let max_length = ctx.result_chars.map_or(max_length, |c| {
+            max_length.min(c.saturating_sub(2_000).max(1_000))
+        });
         let start = input.start_index.unwrap_or(0) as usize;
         let timeout_ms = input.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS);
         let selector = parse_selector(input.selector.as_deref(), mode)?;

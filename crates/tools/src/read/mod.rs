@@ -323,7 +323,13 @@ fn way_on(ctx: &Ctx) -> crate::offered::Named {
 /// rather than by the catalog's cut after it (SPEC 25.5).
 fn lone_cap(ctx: &Ctx) -> usize {
     let catalog = ctx.call.entry.as_ref().and_then(|e| e.max_output_bytes);
-    catalog.map_or(caps::READ, |m| (m as usize).min(caps::READ))
+    let cap = catalog.map_or(caps::READ, |m| (m as usize).min(caps::READ));
+    ctx.result_chars.map_or(cap, |c| c.min(cap))
+}
+
+/// The cap `paths` share: read's own, lowered to what the client passes on whole (SPEC 31.1).
+fn shared_cap(ctx: &Ctx) -> usize {
+    ctx.result_chars.map_or(caps::READ, |c| c.min(caps::READ))
 }
 
 /// `read_one` within the catalog's `max_output_bytes` in bytes: read's cap counts characters,
@@ -418,7 +424,7 @@ fn many(ctx: &Ctx, paths: &[String], req: &Request) -> Result<Success> {
     let mut cut: Option<(String, u64)> = None;
     for (i, path) in paths.iter().enumerate() {
         let sep = if i == 0 { "" } else { "\n" };
-        let room = caps::READ.saturating_sub(used + TRAILER_ROOM + path.chars().count() + 12);
+        let room = shared_cap(ctx).saturating_sub(used + TRAILER_ROOM + path.chars().count() + 12);
         if room < MIN_ROOM {
             unread_from = Some(i);
             break;
@@ -494,7 +500,7 @@ fn many(ctx: &Ctx, paths: &[String], req: &Request) -> Result<Success> {
         // SPEC 31.2: the last line names every file to go on with, the cut one first.
         output.push_str(&format!(
             "\n(output limit of {} characters reached; {})\n",
-            caps::READ,
+            shared_cap(ctx),
             way_on.join("; ")
         ));
     }
