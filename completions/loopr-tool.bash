@@ -227,7 +227,7 @@ _loopr__tool() {
 
     case "${cmd}" in
         loopr__tool)
-            opts="-h -V --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --sandbox --format --pretty --config --profile --hub --harness --read-only --help --version read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help"
+            opts="-h -V --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --sandbox --format --pretty --config --profile --hub --harness --client --read-only --help --version read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -265,6 +265,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -273,7 +277,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__apply_patch)
-            opts="-h --patch --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-h --patch --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -311,6 +315,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -319,7 +327,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__artifact)
-            opts="-h --kind --name --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-h --kind --name --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -361,6 +369,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -369,7 +381,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__ask_user)
-            opts="-h --question --options --multi-select --no-multi-select --timeout-ms --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-h --question --options --multi-select --no-multi-select --timeout-ms --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -415,6 +427,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -423,7 +439,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__batch)
-            opts="-h --result-format --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-h --result-format --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -458,6 +474,10 @@ _loopr__tool() {
                     return 0
                     ;;
                 --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --client)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -469,7 +489,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__call)
-            opts="-h --result-format --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-h --result-format --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -507,6 +527,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -515,7 +539,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__catalog)
-            opts="-h --check --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-h --check --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -553,6 +577,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -561,7 +589,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__complete_task)
-            opts="-h --summary --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-h --summary --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -599,6 +627,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -607,7 +639,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__create_phase)
-            opts="-h --name --title --objective --tasks --validation-command --replace --no-replace --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-h --name --title --objective --tasks --validation-command --replace --no-replace --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -661,6 +693,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -669,7 +705,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__create_plan)
-            opts="-h --name --title --overview --specs --replace --no-replace --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-h --name --title --overview --specs --replace --no-replace --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -719,6 +755,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -727,7 +767,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__create_spec)
-            opts="-h --name --title --overview --phases --replace --no-replace --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-h --name --title --overview --phases --replace --no-replace --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -777,6 +817,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -785,7 +829,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__delete)
-            opts="-h --path --recursive --no-recursive --permanent --no-permanent --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-h --path --recursive --no-recursive --permanent --no-permanent --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -827,6 +871,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -835,7 +883,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__edit)
-            opts="-h --path --old-string --new-string --replace-all --no-replace-all --expected-replacements --start-line --end-line --expected --insert-line --edits --dry-run --no-dry-run --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-h --path --old-string --new-string --replace-all --no-replace-all --expected-replacements --start-line --end-line --expected --insert-line --edits --dry-run --no-dry-run --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -909,6 +957,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -917,7 +969,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__fetch)
-            opts="-h --url --mode --selector --max-length --start-index --timeout-ms --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-h --url --mode --selector --max-length --start-index --timeout-ms --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -975,6 +1027,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -983,7 +1039,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__glob)
-            opts="-h --pattern --path --limit --sort --case-sensitive --no-case-sensitive --hidden --no-hidden --no-ignore --no-no-ignore --respect-git-ignore --no-respect-git-ignore --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-h --pattern --path --limit --sort --case-sensitive --no-case-sensitive --hidden --no-hidden --no-ignore --no-no-ignore --respect-git-ignore --no-respect-git-ignore --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1037,6 +1093,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1045,7 +1105,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__grep)
-            opts="-i -I -n -N -A -B -C -h --pattern --path --glob --type --output-mode --no-i --no-n --multiline --no-multiline --fixed-strings --no-fixed-strings --head-limit --offset --hidden --no-hidden --no-ignore --no-no-ignore --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-i -I -n -N -A -B -C -h --pattern --path --glob --type --output-mode --no-i --no-n --multiline --no-multiline --fixed-strings --no-fixed-strings --head-limit --offset --hidden --no-hidden --no-ignore --no-no-ignore --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1120,6 +1180,10 @@ _loopr__tool() {
                     return 0
                     ;;
                 --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --client)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1621,7 +1685,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__inbox)
-            opts="-h --action --id --text --selected --offset --timeout-ms --sessions --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-h --action --id --text --selected --offset --timeout-ms --sessions --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1683,6 +1747,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1691,7 +1759,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__jobs)
-            opts="-h --action --id --chars --offset --block --no-block --timeout-ms --filter --since-last --no-since-last --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-h --action --id --chars --offset --block --no-block --timeout-ms --filter --since-last --no-since-last --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1749,6 +1817,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1757,7 +1829,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__mcp)
-            opts="-h --structured --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-h --structured --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1791,6 +1863,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1799,7 +1875,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__mkdir)
-            opts="-h --path --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-h --path --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1841,6 +1917,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1849,7 +1929,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__move)
-            opts="-h --from --to --overwrite --no-overwrite --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-h --from --to --overwrite --no-overwrite --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1891,6 +1971,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1899,7 +1983,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__notebook_edit)
-            opts="-h --path --cell-id --new-source --cell-type --edit-mode --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-h --path --cell-id --new-source --cell-type --edit-mode --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1957,6 +2041,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1965,7 +2053,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__query)
-            opts="-h --to --question --timeout-ms --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-h --to --question --timeout-ms --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2011,6 +2099,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2019,7 +2111,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__read)
-            opts="-h --path --paths --offset --limit --line-range --pages --around-line --indentation --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-h --path --paths --offset --limit --line-range --pages --around-line --indentation --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2089,6 +2181,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2097,7 +2193,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__run)
-            opts="-h --command --timeout-ms --cwd --env --stdin --background --no-background --interactive --no-interactive --network --sandbox --sandbox-fallback --description --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-h --command --timeout-ms --cwd --env --stdin --background --no-background --interactive --no-interactive --network --sandbox --sandbox-fallback --description --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2167,6 +2263,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2175,7 +2275,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__schema)
-            opts="-h --for --strict --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-h --for --strict --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2213,6 +2313,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2221,7 +2325,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__search)
-            opts="-h --query --max-results --allowed-domains --blocked-domains --timeout-ms --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-h --query --max-results --allowed-domains --blocked-domains --timeout-ms --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2275,6 +2379,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2283,7 +2391,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__session)
-            opts="-h --action --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-h --action --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2321,6 +2429,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2329,7 +2441,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__share)
-            opts="-h --to --data-type --data --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-h --to --data-type --data --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2375,6 +2487,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2383,7 +2499,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__stat)
-            opts="-h --path --paths --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-h --path --paths --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2429,6 +2545,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2437,7 +2557,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__todo)
-            opts="-h --action --todos --content --items --id --status --active-form --task --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-h --action --todos --content --items --id --status --active-form --task --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2503,6 +2623,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2511,7 +2635,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__tree)
-            opts="-h --path --depth --hidden --no-hidden --no-ignore --no-no-ignore --limit --exclude --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-h --path --depth --hidden --no-hidden --no-ignore --no-no-ignore --limit --exclude --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2565,6 +2689,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2573,7 +2701,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__undo)
-            opts="-h --path --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-h --path --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2615,6 +2743,10 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2623,7 +2755,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__write)
-            opts="-h --path --content --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --read-only --help"
+            opts="-h --path --content --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2666,6 +2798,10 @@ _loopr__tool() {
                     return 0
                     ;;
                 --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --client)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

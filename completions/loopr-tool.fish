@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_loopr_tool_global_optspecs
-    string join \n root= session= state-dir= no-sandbox no-read-check allow-private allow-dangerous sandbox= format= pretty config= profile= hub= harness read-only h/help V/version
+    string join \n root= session= state-dir= no-sandbox no-read-check allow-private allow-dangerous sandbox= format= pretty config= profile= hub= harness client= read-only h/help V/version
 end
 
 function __fish_loopr_tool_needs_command
@@ -35,6 +35,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -95,6 +96,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -114,6 +116,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -140,6 +143,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l replace-all -d 'Replace every occurrence of old_string (default false). Not with `edits`: set it per edit.'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l no-replace-all -d 'Sets replace_all to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l dry-run -d 'Show the diff the edit would make, without writing anything (default false).'
@@ -161,6 +165,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand apply_patch" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand apply_patch" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand apply_patch" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand apply_patch" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand apply_patch" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand apply_patch" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand apply_patch" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -179,6 +184,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l overwrite -d 'Replace an existing file at `to` (never a directory); that file must have been read. [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l no-overwrite -d 'Sets overwrite to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
@@ -199,6 +205,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l recursive -d 'Delete a directory with everything in it (an empty one needs no flag). [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l no-recursive -d 'Sets recursive to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l permanent -d 'Delete for good instead of into the trash: cannot be undone. Required over 256 MiB. [default: false]'
@@ -221,6 +228,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -246,6 +254,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -265,6 +274,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -288,6 +298,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l case-sensitive -d 'Match case-sensitively (Gemini CLI\'s field); false matches `*.RS` to `a.rs`. [default: true]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l no-case-sensitive -d 'Sets case_sensitive to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l hidden -d 'Also match hidden files and directories. [default: false]'
@@ -325,6 +336,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -s i -d 'Case-insensitive matching. [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -s I -l no-i -d 'Sets -i to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -s n -d 'Line numbers in content output. [default: true]'
@@ -358,6 +370,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l hidden -d 'Also show hidden files and directories. [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l no-hidden -d 'Sets hidden to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l no-ignore -d 'Do not honour .gitignore, .ignore and .rgignore files. [default: false]'
@@ -387,6 +400,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -408,6 +422,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -436,6 +451,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l background -d 'Start the command detached and return its job id at once; see `jobs`. [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l no-background -d 'Sets background to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l interactive -d 'With `background: true` only: keep the job\'s stdin open, so `jobs` action `write` can type into it later (a REPL, a prompt). `stdin` is still fed first. No terminal: the program sees a pipe. [default: false]'
@@ -466,6 +482,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l block -d 'output: wait for the job to end (or `timeout_ms`) before answering. Default false. [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l no-block -d 'Sets block to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l since-last -d 'output/wait without `offset`: start where the previous `since_last` call of this job stopped, so each call shows only what is new. Default false. [default: false]'
@@ -503,6 +520,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -523,6 +541,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -541,6 +560,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -558,6 +578,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -577,6 +598,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -596,6 +618,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -622,6 +645,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -642,6 +666,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l replace -d 'Overwrite an existing plan of this name (otherwise that is invalid_input). [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l no-replace -d 'Sets replace to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
@@ -664,6 +689,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l replace -d 'Overwrite an existing spec of this name (otherwise that is invalid_input). [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l no-replace -d 'Sets replace to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
@@ -687,6 +713,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l replace -d 'Overwrite an existing phase of this name (otherwise that is invalid_input). [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l no-replace -d 'Sets replace to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
@@ -709,6 +736,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -728,6 +756,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand ask_user" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand ask_user" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand ask_user" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand ask_user" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand ask_user" -l multi-select -d 'Whether several options may be picked. [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand ask_user" -l no-multi-select -d 'Sets multi_select to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand ask_user" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
@@ -750,6 +779,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l strict -d 'Schemas valid under OpenAI\'s strict function calling and Anthropic\'s strict tool use (every field required, optional ones nullable)'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
@@ -770,6 +800,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -789,6 +820,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -805,6 +837,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l structured -d 'Declare an outputSchema per tool and add structuredContent {output, data} to results (env LOOPR_MCP_STRUCTURED=1)'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
@@ -823,6 +856,7 @@ text\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'

@@ -279,3 +279,21 @@ fn run_starts_its_helpers_from_the_named_binary() {
     let done = tools.call("jobs", json!({"action": "output", "id": id, "block": true}));
     assert!(done.output.contains("later"), "{}", done.output);
 }
+
+/// SPEC 31.1 in-process: `.client(name)` sizes results for that agent; an unknown one is
+/// refused naming the setting.
+#[test]
+fn the_client_setter_sizes_results_and_refuses_an_unknown_client() {
+    let s = Scratch::new();
+    let body: String = (0..3_000)
+        .map(|i| format!("{i:05} {}\n", "z".repeat(40)))
+        .collect();
+    s.write("big.txt", &body);
+    let codex = s.builder().client("codex").build().unwrap();
+    let env = codex.call("read", json!({"path": "big.txt"}));
+    assert!(env.ok, "{:?}", env.error);
+    assert!(env.output.chars().count() <= 40_000, "{}", env.output.len());
+    assert!(env.output.contains("continue with offset="));
+    let e = refused(s.builder().client("emacs"), "client");
+    assert!(e.message().contains("gemini-cli"), "{e}");
+}
