@@ -189,6 +189,33 @@ fn a_replace_all_past_64_mib_is_refused_from_its_size() {
     assert_eq!(env.read_file("many.txt"), "x\n".repeat(20_000).as_bytes());
 }
 
+/// SPEC 31.3 to the letter: a 1 MB file whose `replace_all` of one character by a thousand
+/// would make 1 GB peaks under 64 MB — bounded by the input and the file, not by the result
+/// (the million hits were held before: 169 MB). The error gives the whole size.
+#[test]
+fn a_replace_all_of_a_million_places_is_refused_within_64_mb() {
+    let env = Env::new();
+    let body = format!("{}\n", "a".repeat(99)).repeat(10_000);
+    env.write_file("big.txt", &body);
+    env.read("big.txt");
+    let (out, rss) = edit_rss(
+        &env,
+        json!({"path": "big.txt", "old_string": "a", "new_string": "b".repeat(1000), "replace_all": true}),
+    );
+    assert_eq!(out["error"]["code"], "too_large", "{out}");
+    assert!(
+        out["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("990010000 bytes"),
+        "{out}"
+    );
+    if let Some(mib) = rss {
+        assert!(mib < 64, "peak RSS {mib} MiB");
+    }
+    assert_eq!(env.read_file("big.txt"), body.as_bytes());
+}
+
 /// A catalog `timeout_ms` stops an edit of many items between items (an edit of many items
 /// ran 57 s under a 5 s limit), and nothing is written.
 #[test]

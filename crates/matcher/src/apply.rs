@@ -256,6 +256,13 @@ pub fn plan_until(doc: &Doc, specs: &[Spec], stop: &dyn Fn() -> bool) -> Result<
         }
         let idx = LineIndex::new(&current);
         let found = match &spec.hunk {
+            None if spec.replace_all => {
+                let opts = matching::Opts {
+                    size_limit: Some(MAX_RESULT),
+                    ..Default::default()
+                };
+                matching::find_with(&current, &idx, spec.old, spec.new, opts)
+            }
             None => matching::find(&current, &idx, spec.old, spec.new),
             Some(place) => {
                 if place.from_top {
@@ -282,6 +289,9 @@ pub fn plan_until(doc: &Doc, specs: &[Spec], stop: &dyn Fn() -> bool) -> Result<
             }
             return Err(no_match(index, &current, &idx, spec));
         };
+        if let Some(size) = found.too_large {
+            return Err(Failure::TooLarge { index, size });
+        }
         let lines = || found.hits.iter().map(|h| h.line).collect::<Vec<_>>();
         if let Some(expected) = spec.expected {
             if found.hits.len() != expected {
@@ -456,7 +466,10 @@ fn locate_hunk<'s>(
     }
     let below = &text[floor..];
     let sub = LineIndex::new(below);
-    let opts = matching::Opts { whole_lines: true };
+    let opts = matching::Opts {
+        whole_lines: true,
+        ..Default::default()
+    };
     let mut found = matching::find_with(below, &sub, spec.old, spec.new, opts);
     if found.is_none()
         && let Some((old, new)) = place.without_trailing_blanks

@@ -133,6 +133,7 @@ impl Lines<'_> {
             hits,
             old: self.old_raw.to_string(),
             new: self.new.to_string(),
+            too_large: None,
         })
     }
 

@@ -78,6 +78,9 @@ pub struct Found {
     /// old_string and new_string as this rung matched them (rescued ones from rungs 5, 6).
     pub old: String,
     pub new: String,
+    /// Replacing every hit would make at least this many bytes, over `Opts::size_limit`: the
+    /// hits were not kept (only the first), and the edit is refused from its size.
+    pub too_large: Option<u64>,
 }
 
 impl Found {
@@ -88,6 +91,7 @@ impl Found {
             hits,
             old: String::new(),
             new: String::new(),
+            too_large: None,
         }
     }
 
@@ -97,6 +101,7 @@ impl Found {
             hits,
             old: old.to_string(),
             new: new.to_string(),
+            too_large: None,
         }
     }
 
@@ -185,6 +190,10 @@ pub struct Opts {
     /// Only runs of whole lines match (a patch hunk's lines, 17.3): an exact match must start
     /// at a line start.
     pub whole_lines: bool,
+    /// Every hit will be replaced (`replace_all`), and a result over this many bytes is
+    /// refused: exact hits are weighed before they are kept (SPEC 31.3: a `replace_all` of
+    /// `a` in a 1 MB file held a million hits, 169 MB, to refuse a 1 GB result).
+    pub size_limit: Option<u64>,
 }
 
 /// Climbs the ladder for `old` in `text`; `None` when no rung finds it.
@@ -248,7 +257,16 @@ fn climb(text: &str, idx: &LineIndex, old: &str, new: &str, opts: Opts) -> Optio
             .collect();
         (!hits.is_empty()).then(|| Found::unbuilt(rung, hits, old, new))
     };
-    if let Some(f) = in_place(exact(text, &patterns), Rung::Exact) {
+    let ranges: Vec<(usize, usize)> = exact(text, &patterns)
+        .into_iter()
+        .filter(|&(s, _)| !opts.whole_lines || at_line_start(s))
+        .collect();
+    if let Some(size) = over_limit(text, &ranges, new, opts.size_limit) {
+        let mut f = in_place(ranges[..1].to_vec(), Rung::Exact)?;
+        f.too_large = Some(size);
+        return Some(f);
+    }
+    if let Some(f) = in_place(ranges, Rung::Exact) {
         return Some(f);
     }
     let (old_lines, ended) = split_lines(old);
@@ -289,6 +307,16 @@ fn climb(text: &str, idx: &LineIndex, old: &str, new: &str, opts: Opts) -> Optio
         // a whole-line match on a later rung is the better reading.
         .or_else(|| lines.rung(Rung::TrailingWhitespace, true))
         .or_else(|| lines.rung(Rung::Indentation, true))
+}
+
+/// The least a result can be when every range becomes new_string (in the region's line
+/// endings: a CRLF of new_string may become LF, never less), when that is over `limit`.
+fn over_limit(text: &str, ranges: &[(usize, usize)], new: &str, limit: Option<u64>) -> Option<u64> {
+    let limit = limit?;
+    let least_new = (new.len() - new.bytes().filter(|&b| b == b'\r').count()) as u64;
+    let removed: u64 = ranges.iter().map(|&(s, e)| (e - s) as u64).sum();
+    let least = text.len() as u64 - removed + ranges.len() as u64 * least_new;
+    (least > limit).then_some(least)
 }
 
 /// old_string, and old_string with its line breaks in the file's other style (so `\n` typed
