@@ -301,12 +301,29 @@ fn alive_with(marker: &str) -> usize {
 
 #[test]
 fn a_forged_job_record_signals_no_foreign_process() {
+    forged_record_signals_nothing(&[]);
+}
+
+/// SPEC 31.3 (23.6): a record whose keeper names a live process that is not this binary's —
+/// here a session leader of the test's own, with its real start time copied — signals nothing,
+/// not even the members of that session found by scanning /proc.
+#[test]
+fn a_forged_keeper_that_leads_a_session_signals_nothing_found_by_scanning() {
+    forged_record_signals_nothing(&["setsid"]);
+}
+
+fn forged_record_signals_nothing(wrapper: &[&str]) {
     let env = Env::new();
-    let marker = format!("LOOPR_VICTIM_{}", std::process::id());
+    let marker = format!("LOOPR_VICTIM_{}_{}", std::process::id(), wrapper.len());
     // The victim: a process tree this test owns, not loopr-tool's. Its sleeps are SIGKILLed when
     // the test ends, passed or failed: left running, they held cargo's output pipe for a minute.
-    let mut victim = std::process::Command::new("sh")
-        .args(["-c", "sleep 60 & sleep 60; wait"])
+    let program: Vec<&str> = wrapper
+        .iter()
+        .copied()
+        .chain(["sh", "-c", "sleep 60 & sleep 60; wait"])
+        .collect();
+    let mut victim = std::process::Command::new(program[0])
+        .args(&program[1..])
         .env(&marker, "1")
         .env("LOOPR_TEST_MARK", &marker)
         .spawn()

@@ -40,7 +40,7 @@ impl Tree {
         match (owner, live_keeper(job)) {
             (Some(o), _) => Tree::Owner(o),
             (None, Some(k)) => Tree::Keeper(k),
-            (None, None) => job.keeper.map_or(Tree::Gone, Tree::Session),
+            (None, None) => dead_keepers_session(job),
         }
     }
 
@@ -58,7 +58,7 @@ impl Tree {
                 Tree::Keeper(k)
             }
             Some(_) => Tree::Gone,
-            None => job.keeper.map_or(Tree::Gone, Tree::Session),
+            None => dead_keepers_session(job),
         }
     }
 
@@ -110,6 +110,17 @@ fn foreign(ctx: &Ctx, job: &Job) -> bool {
         .and_then(|k| proc::stat(k.pid))
         .map(|s| s.ppid);
     owner.is_some_and(|o| other_supervisor(o.pid)) || keeper_parent.is_some_and(other_supervisor)
+}
+
+/// What a keeper that is gone may have left in its session. Only when the recorded keeper no
+/// longer runs at all: a live process with its pid and start time that is not this binary's
+/// keeper means the record is not what it says, and then nothing is signalled — not even the
+/// members of that process's session a scan of /proc would find (SPEC 23.6, 31.3).
+fn dead_keepers_session(job: &Job) -> Tree {
+    match job.keeper {
+        Some(k) if !k.alive() => Tree::Session(k),
+        _ => Tree::Gone,
+    }
 }
 
 /// The job's keeper, if it still runs and is really a keeper (this binary's `__keep`).
