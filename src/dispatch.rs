@@ -292,7 +292,12 @@ impl Prepared {
         let name = r.shown_name(ran).to_string();
         let mut env = match result {
             Ok(success) => Envelope::success(&name, success, &warnings),
-            Err(e) => Envelope::failure(&name, e, &warnings),
+            Err(mut e) => {
+                if let Some(alias) = r.alias() {
+                    dialects::speak_as(alias, &mut e);
+                }
+                Envelope::failure(&name, e, &warnings)
+            }
         };
         if let Some(max) = r.exposure.entry.as_ref().and_then(|e| e.max_output_bytes) {
             limits::cap_output(&mut env, max);
@@ -320,6 +325,20 @@ fn client_name(g: &Globals) -> &'static str {
 }
 
 impl Resolved {
+    /// The other agent's tool this call was made under, if it was (a catalog key's `dialect`
+    /// pins the agent, 25.6).
+    fn alias(&self) -> Option<&'static dialects::Alias> {
+        let dialect = self
+            .exposure
+            .entry
+            .as_ref()
+            .and_then(|e| e.dialect.as_deref());
+        let name = self.name();
+        dialects::pinned(name, dialect)
+            .or_else(|| dialects::find(name))
+            .filter(|a| a.name != a.tool)
+    }
+
     fn call(
         &self,
         ctx: &mut Ctx,

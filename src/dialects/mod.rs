@@ -298,6 +298,40 @@ impl Alias {
     }
 }
 
+/// Says a failure of a call made under another agent's tool name in that agent's words (SPEC
+/// 31.1): its field names for ours (`shell_id` for `id`, `file_path` for `path`), its tool name
+/// for ours as the message's subject, the fields it accepts in the hint, and no `action` where
+/// the name fixes it (`KillShell needs the job's `shell_id``).
+pub fn speak_as(alias: &Alias, err: &mut ToolError) {
+    let named = alias.named();
+    let say = |text: &str| -> String {
+        let mut text = text.to_string();
+        if let Some(rest) = text.strip_prefix(&format!("{}: ", alias.tool)) {
+            text = format!("{}: {rest}", alias.name);
+        }
+        if let Some(action) = alias.fixed_action() {
+            text = text.replace(&format!("action `{action}`"), alias.name);
+        }
+        for (ours, theirs) in &named.fields {
+            text = text.replace(&format!("`{ours}`"), &format!("`{theirs}`"));
+        }
+        text
+    };
+    err.message = say(&err.message);
+    let schema = schema_for(alias).or_else(|| schema_of(alias.name));
+    err.hint = err.hint.as_deref().map(|h| match &schema {
+        Some(s) if h.starts_with("Accepted fields: ") => {
+            format!("Accepted fields: {}.", crate::input::accepted_fields(s))
+        }
+        _ => say(h),
+    });
+    if let Some(Value::String(field)) = err.extra.get_mut("field")
+        && let Some((_, theirs)) = named.fields.iter().find(|(ours, _)| ours == field)
+    {
+        *field = theirs.clone();
+    }
+}
+
 /// The agents that have a tool of this name, in table order.
 pub fn agents_of(name: &str) -> Vec<Agent> {
     let mut agents: Vec<Agent> = vec![];

@@ -816,8 +816,9 @@ fn the_heavy_lane_runs_commands_at_nice_10_and_allows_long_timeouts() {
         &["call"],
         r#"{"name": "Bash", "input": {"command": "true", "timeout": 1800000}}"#,
     );
-    // Bash has a key of its own in the net lane: its entry decides, not run's.
-    outside.assert_invalid("timeout_ms");
+    // Bash has a key of its own in the net lane: its entry decides, not run's. The field is
+    // named as Claude Code's Bash names it (SPEC 31.1).
+    outside.assert_invalid("timeout");
     let file = catalog(&env, "[tools.run]\n");
     with(&env, &file, &["run", "true", "--timeout-ms", "1800000"], "").assert_invalid("timeout_ms");
 }

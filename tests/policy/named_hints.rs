@@ -167,3 +167,71 @@ fn a_catalog_cut_on_read_keeps_its_way_on() {
         out.output()
     );
 }
+
+/// SPEC 31.1: an error of a call made under another agent's tool name says it in that agent's
+/// words: its tool name, its field names (in the message, the hint and `error.field`), the
+/// fields its schema accepts, and no `action` where its name fixes one.
+#[test]
+fn errors_under_another_agents_name_use_its_tool_and_field_names() {
+    let env = Env::new();
+    let cases = [
+        (
+            "share_data",
+            json!({}),
+            "share_data: missing required field `target_exec_ids`",
+            "target_exec_ids",
+        ),
+        (
+            "KillShell",
+            json!({}),
+            "KillShell needs the job's `shell_id`",
+            "shell_id",
+        ),
+        (
+            "BashOutput",
+            json!({}),
+            "BashOutput needs the job's `bash_id`",
+            "bash_id",
+        ),
+        (
+            "Edit",
+            json!({"old_string": "a", "new_string": "b"}),
+            "Edit: missing required field `file_path`",
+            "file_path",
+        ),
+        (
+            "replace",
+            json!({"old_string": "a", "new_string": "b"}),
+            "replace: missing required field `file_path`",
+            "file_path",
+        ),
+    ];
+    for (tool, input, message, field) in cases {
+        let out = env.call(tool, input);
+        assert_eq!(
+            out.json["error"]["message"], message,
+            "{tool}: {}",
+            out.json
+        );
+        assert_eq!(out.json["error"]["field"], field, "{tool}");
+        let hint = out.json["error"]["hint"].as_str().unwrap_or_default();
+        assert!(
+            !hint.contains("`to`") && !hint.contains("Accepted fields: path ("),
+            "{tool}: {hint}"
+        );
+    }
+    // The hint lists the agent's own fields, from its schema.
+    let out = env.call("Edit", json!({}));
+    let hint = out.json["error"]["hint"].as_str().unwrap();
+    assert!(
+        hint.starts_with("Accepted fields: ") && hint.contains("file_path (string, required)"),
+        "{hint}"
+    );
+    assert!(!hint.contains("expected_replacements"), "{hint}");
+    // Our own names keep our words.
+    let out = env.call("share", json!({}));
+    assert_eq!(
+        out.json["error"]["message"],
+        "share: missing required field `to`"
+    );
+}
