@@ -100,7 +100,7 @@ table! {
     Option LOOPR_HUB;
     /// 1: a harness's control calls, outside the catalog's offer (--harness)
     Option LOOPR_HARNESS;
-    /// The agent in front of the model: claude-code, codex, gemini-cli (--client)
+    /// The agent: claude-code, codex or gemini-cli (--client)
     ///
     /// Results are sized so that it passes each on whole (SPEC 31.1).
     Option LOOPR_CLIENT;
