@@ -6,3 +6,4 @@ mod generated;
 mod harnesses;
 mod input_forms;
 mod protocol;
+mod readme;
