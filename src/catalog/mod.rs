@@ -90,6 +90,7 @@ pub fn problems_error(file: &Path, problems: &[Problem]) -> ToolError {
     let first = &problems[0];
     let more = match problems.len() {
         1 => String::new(),
+        2 => " (and 1 more problem)".to_string(),
         n => format!(" (and {} more problems)", n - 1),
     };
     ToolError::usage(format!(
