@@ -614,7 +614,8 @@ fn walk_all(tree: &Path) -> Vec<(PathBuf, Metadata)> {
 }
 
 /// Puts back the modes `seal_tree` saved for the trash entry `tree` (undo, before it moves the
-/// tree back), children before their directories; then the list goes.
+/// tree back), children before their directories. The list stays until `forget_modes`: an
+/// undo that fails seals the entry again from it.
 pub fn unseal(tree: &Path) {
     use std::os::unix::fs::PermissionsExt;
     let Some(name) = tree.file_name().and_then(|n| n.to_str()) else {
@@ -650,7 +651,13 @@ pub fn unseal(tree: &Path) {
             let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode & 0o7777));
         }
     }
-    let _ = std::fs::remove_file(list);
+}
+
+/// The modes list of a trash entry that has left the trash.
+pub fn forget_modes(tree: &Path) {
+    if let Some(name) = tree.file_name().and_then(|n| n.to_str()) {
+        let _ = std::fs::remove_file(tree.with_file_name(format!("{name}.modes")));
+    }
 }
 
 pub fn depth(lock: &StateLock) -> Result<usize> {

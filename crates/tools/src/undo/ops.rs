@@ -239,8 +239,6 @@ fn undo_delete(
         )
         .with("path", shown));
     };
-    // The trash keeps its entries private; their own modes come back first (SPEC 31.3).
-    journal::unseal(&kept);
     // A restored file is known as it is now (SPEC 24.2), as after a write: a rename keeps
     // what the trash holds.
     let fp = kept_meta
@@ -255,7 +253,14 @@ fn undo_delete(
     // What comes back from the trash lands below `back` at once (SPEC 31.4).
     sandbox::carried::check(ctx, "path", &kept, None, Some(Side::of(&back)))?;
     let (journaled, remaining) = change::undo_first(ctx, entry, &records)?;
-    fsx::move_in(&kept, &back).map_err(|e| ToolError::io(&e, shown, "restoring"))?;
+    // The trash keeps its entries private: their own modes come back just before they leave
+    // it, and go private again if they cannot (SPEC 31.3).
+    journal::unseal(&kept);
+    if let Err(e) = fsx::move_in(&kept, &back) {
+        journal::seal(std::slice::from_ref(&kept));
+        return Err(ToolError::io(&e, shown, "restoring"));
+    }
+    journal::forget_modes(&kept);
     if let Some(parent) = real.parent() {
         fsx::sync_dir(parent);
     }
