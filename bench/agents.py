@@ -212,5 +212,11 @@ def run_codex(scratch, home, prompt, timeout=180):
     )
 
 
+def save_requests(scratch, model):
+    """Every request the agent sent, for a look after the run."""
+    with open(os.path.join(scratch, "requests.json"), "w") as f:
+        json.dump(model.requests, f, indent=1)
+
+
 def input_items(body, kind):
     return [i for i in (body or {}).get("input", []) if i.get("type") == kind]

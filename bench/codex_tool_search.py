@@ -101,8 +101,7 @@ def main():
         run = agents.run_codex(scratch, home, "Find the tools for these tasks.")
     finally:
         model.close()
-    with open(os.path.join(scratch, "requests.json"), "w") as f:
-        json.dump(model.requests, f, indent=1)
+    agents.save_requests(scratch, model)
 
     outputs = {}
     for req in model.requests:
