@@ -69,7 +69,10 @@ def npm_install(spec):
         sys.exit("npm is needed to install " + spec)
     print(f"installing {spec} ...", file=sys.stderr)
     subprocess.run(
-        ["npm", "install", "--no-audit", "--no-fund", "--loglevel=error", "--prefix", prefix, spec],
+        # Install scripts are skipped: each agent's native binary is a plain (optional)
+        # dependency, and the scripts would build native addons the agents do not need here.
+        ["npm", "install", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"]
+        + ["--prefix", prefix, spec],
         check=True,
         stdout=subprocess.DEVNULL,
     )

@@ -12,7 +12,7 @@ result exactly as the model would see it. Per agent: the characters of that resu
 the paging line is in it, the last file line shown, and whether the agent cut it. Exit 1 if
 any agent's model misses the paging line.
 
-    python3 bench/agents_paging.py [--binary PATH] [--agents claude,codex,gemini]
+    python3 bench/agents_paging.py [--binary PATH] [--agents claude,codex,gemini] [--node PATH]
 """
 
 import argparse
@@ -273,6 +273,9 @@ def gemini_chunk(parts):
     return {"candidates": [candidate], "usageMetadata": usage, "modelVersion": "gemini-2.5-pro"}
 
 
+NODE = ["node"]  # Gemini CLI needs node >= 20; --node names another
+
+
 def gemini(loopr, scratch):
     state = {"called": None}
 
@@ -312,7 +315,7 @@ def gemini(loopr, scratch):
         NO_COLOR="1",
         CI="1",
     )
-    argv = ["node", script, "-p", PROMPT, "--approval-mode", "yolo", "-m", "gemini-2.5-pro"]
+    argv = [NODE[0], script, "-p", PROMPT, "--approval-mode", "yolo", "-m", "gemini-2.5-pro"]
     try:
         run = subprocess.run(
             argv,
@@ -344,7 +347,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--binary", help="loopr-tool to serve (default: cargo build's)")
     ap.add_argument("--agents", default="claude,codex,gemini")
+    ap.add_argument("--node", default="node", help="node for Gemini CLI (>= 20)")
     args = ap.parse_args()
+    NODE[0] = args.node
     loopr = agents.binary(args.binary)
 
     failed = 0
