@@ -199,20 +199,45 @@ args = ["mcp"]
     return home
 
 
-def run_codex(scratch, home, prompt, timeout=180):
-    """`codex exec` in `scratch/work`; its completed process (stdout and stderr kept)."""
+def run_codex(scratch, home, prompt, model):
+    """`codex exec` in `scratch/work` against `model`."""
+    env = dict(os.environ, CODEX_HOME=home, NO_COLOR="1")
+    argv = [codex_binary(), "exec", "--skip-git-repo-check", prompt]
+    return run_agent(argv, scratch, model, env)
+
+
+def run_agent(argv, scratch, model, env, timeout=240):
+    """Runs an agent in `scratch/work` (stdout and stderr kept); then stops the fake model and
+    keeps every request it got in `scratch/requests.json`."""
     work = os.path.join(scratch, "work")
     os.makedirs(work, exist_ok=True)
-    env = dict(os.environ, CODEX_HOME=home, NO_COLOR="1")
-    return subprocess.run(
-        [codex_binary(), "exec", "--skip-git-repo-check", prompt],
-        cwd=work,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
+    try:
+        return subprocess.run(
+            argv,
+            cwd=work,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+    finally:
+        model.close()
+        save_requests(scratch, model)
+
+
+def responses_model(item_for_turn):
+    """A Responses API whose model answers its Nth request with `item_for_turn(N)`."""
+    state = {"turn": 0}
+
+    def answer(path, body):
+        if not path.endswith("/responses"):
+            return "application/json", b"{}"
+        turn = state["turn"]
+        state["turn"] += 1
+        return "text/event-stream", responses_events(f"resp-{turn}", [item_for_turn(turn)])
+
+    return answer
 
 
 def save_requests(scratch, model):

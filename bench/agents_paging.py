@@ -69,42 +69,31 @@ def measure(result_text):
 # ---------------------------------------------------------------- Codex (Responses API)
 
 
-def codex(loopr, scratch):
+def codex_turn(turn):
     """The model searches (our tools are deferred), calls mcp__loopr's read, then stops."""
-    state = {"turn": 0}
+    if turn == 0:
+        return {
+            "type": "tool_search_call",
+            "call_id": "search-0",
+            "execution": "client",
+            "status": "completed",
+            "arguments": {"query": "read file", "limit": 8},
+        }
+    if turn == 1:
+        return {
+            "type": "function_call",
+            "call_id": "read-0",
+            "namespace": "mcp__loopr",
+            "name": "read",
+            "arguments": json.dumps({"path": FILE}),
+        }
+    return agents.assistant_message("done")
 
-    def answer(path, body):
-        if not path.endswith("/responses"):
-            return "application/json", b"{}"
-        turn = state["turn"]
-        state["turn"] += 1
-        if turn == 0:
-            item = {
-                "type": "tool_search_call",
-                "call_id": "search-0",
-                "execution": "client",
-                "status": "completed",
-                "arguments": {"query": "read file", "limit": 8},
-            }
-        elif turn == 1:
-            item = {
-                "type": "function_call",
-                "call_id": "read-0",
-                "namespace": "mcp__loopr",
-                "name": "read",
-                "arguments": json.dumps({"path": FILE}),
-            }
-        else:
-            item = agents.assistant_message("done")
-        return "text/event-stream", agents.responses_events(f"resp-{turn}", [item])
 
-    model = agents.FakeModel(answer)
-    try:
-        home = agents.codex_home(scratch, model.url(), loopr)
-        run = agents.run_codex(scratch, home, PROMPT)
-    finally:
-        model.close()
-        agents.save_requests(scratch, model)
+def codex(loopr, scratch):
+    model = agents.FakeModel(agents.responses_model(codex_turn))
+    home = agents.codex_home(scratch, model.url(), loopr)
+    run = agents.run_codex(scratch, home, PROMPT, model)
     for req in model.requests:
         for item in agents.input_items(req.get("body"), "function_call_output"):
             if item.get("call_id") == "read-0":
@@ -226,19 +215,7 @@ def claude(loopr, scratch):
         "--output-format",
         "json",
     ]
-    try:
-        run = subprocess.run(
-            argv,
-            cwd=os.path.join(scratch, "work"),
-            env=env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=180,
-        )
-    finally:
-        model.close()
-        agents.save_requests(scratch, model)
+    run = agents.run_agent(argv, scratch, model, env)
     for req in model.requests:
         for block in tool_results(req.get("body") or {}):
             if block.get("tool_use_id") == "toolu_read0":
@@ -316,19 +293,7 @@ def gemini(loopr, scratch):
         CI="1",
     )
     argv = [NODE[0], script, "-p", PROMPT, "--approval-mode", "yolo", "-m", "gemini-2.5-pro"]
-    try:
-        run = subprocess.run(
-            argv,
-            cwd=os.path.join(scratch, "work"),
-            env=env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=240,
-        )
-    finally:
-        model.close()
-        agents.save_requests(scratch, model)
+    run = agents.run_agent(argv, scratch, model, env)
     for req in model.requests:
         for response in function_responses(req.get("body") or {}):
             if response.get("name") == state["called"]:

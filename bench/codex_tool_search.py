@@ -19,7 +19,6 @@ description elsewhere can move these ranks.
 """
 
 import argparse
-import json
 import os
 import shutil
 import sys
@@ -49,28 +48,17 @@ QUERIES = [
 LIMIT = 64
 
 
-def scripted_model():
+def search_call(turn):
     """One tool_search call per query, one per turn, then a final message."""
-    state = {"turn": 0}
-
-    def answer(path, body):
-        if not path.endswith("/responses"):
-            return "application/json", b"{}"
-        turn = state["turn"]
-        state["turn"] += 1
-        if turn < len(QUERIES):
-            item = {
-                "type": "tool_search_call",
-                "call_id": f"search-{turn}",
-                "execution": "client",
-                "status": "completed",
-                "arguments": {"query": QUERIES[turn][0], "limit": LIMIT},
-            }
-        else:
-            item = agents.assistant_message("done")
-        return "text/event-stream", agents.responses_events(f"resp-{turn}", [item])
-
-    return answer
+    if turn >= len(QUERIES):
+        return agents.assistant_message("done")
+    return {
+        "type": "tool_search_call",
+        "call_id": f"search-{turn}",
+        "execution": "client",
+        "status": "completed",
+        "arguments": {"query": QUERIES[turn][0], "limit": LIMIT},
+    }
 
 
 def ranked_names(output_item):
@@ -95,13 +83,9 @@ def main():
     scratch = os.path.join(agents.cache_dir(), "codex-tool-search")
     shutil.rmtree(scratch, ignore_errors=True)
     os.makedirs(scratch)
-    model = agents.FakeModel(scripted_model())
-    try:
-        home = agents.codex_home(scratch, model.url(), loopr)
-        run = agents.run_codex(scratch, home, "Find the tools for these tasks.")
-    finally:
-        model.close()
-    agents.save_requests(scratch, model)
+    model = agents.FakeModel(agents.responses_model(search_call))
+    home = agents.codex_home(scratch, model.url(), loopr)
+    run = agents.run_codex(scratch, home, "Find the tools for these tasks.", model)
 
     outputs = {}
     for req in model.requests:
