@@ -64,7 +64,7 @@ impl Tool for Glob {
     type Input = Input;
     const NAME: &'static str = "glob";
     const SUMMARY: &'static str = "Find files by glob pattern, newest first";
-    const DESCRIPTION: &'static str = "Finds files whose path matches a glob pattern, e.g. `**/*.rs`, `src/**/*.{ts,tsx}`, `*.md`. \
+    const DESCRIPTION: &'static str = "Find files by name pattern: finds files whose path matches a glob, e.g. `**/*.rs`, `src/**/*.{ts,tsx}`, `*.md`. \
 The pattern is matched against the path relative to `path` (default: the root); a pattern without `/` matches at any depth, so `*.rs` finds every Rust file. `*` does not cross `/`; `**` does. Matching is case-sensitive unless `case_sensitive` is false. \
 Honours .gitignore, .ignore and .rgignore (as ripgrep does, also outside a git repository), skips hidden files unless `hidden` is true (a pattern component that starts with `.`, like `.github/**`, matches those hidden names anyway), never lists `.git/`, and does not follow symlinks. \
 Returns files only, newest first (sort=\"path\" for path order, \"oldest\" for oldest first), at most `limit` (default 100); the count of all matches is always given. Use grep to search inside files.";

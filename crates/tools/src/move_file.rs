@@ -36,7 +36,7 @@ impl Tool for Move {
     const SUMMARY: &'static str = "Move or rename a file or directory (undoable)";
     const DESCRIPTION: &'static str = "Moves or renames a file, symlink or directory inside the root, creating missing parent directories of `to`. \
 An existing `to` is an error unless `overwrite: true` (files only, and that file must have been read in this session and be unchanged). \
-Read records follow the file, so a moved file can be edited at its new path without reading it again. Can be undone. Prefer this over `run` with `mv`.";
+A moved file keeps its read record, so it can be edited at its new path at once. Can be undone. Prefer this over `run` with `mv`.";
     const EXAMPLES: &'static str = "  loopr-tool move --from src/old.rs --to src/new.rs\n  echo '{\"from\": \"a.txt\", \"to\": \"b.txt\", \"overwrite\": true}' | loopr-tool move";
     const HINTS: Hints = Hints::DESTRUCTIVE;
 

@@ -46,8 +46,8 @@ impl Tool for Session {
     const NAME: &'static str = "session";
     const SUMMARY: &'static str =
         "Show or reset this session's state (reads, todos, undo, completion)";
-    const DESCRIPTION: &'static str = "Shows this session's state: the sandbox root, the session id, where state is kept, the files read (and when), todo counts, how many changes can be undone, running jobs, the completion recorded by complete_task (or null) and the artifacts handed over (plan, spec, phase names). \
-`clear_reads` forgets the read records (start of a new agent iteration: files must be read again before editing); `reset` drops the session's whole state; `reopen` clears the completion so the loop can complete again.";
+    const DESCRIPTION: &'static str = "Shows this session's state: the sandbox root, the session id, where state is kept, the read records (which files, when), todo counts, how many changes can be undone, running jobs, the completion recorded by complete_task (or null) and the artifacts handed over (plan, spec, phase names). \
+`clear_reads` forgets them (start of a new agent iteration: files must be read again before editing); `reset` drops the session's whole state; `reopen` clears the completion so the loop can complete again.";
     const POSITIONALS: &'static [&'static str] = &["action"];
     const EXAMPLES: &'static str = "  echo '{\"action\": \"show\"}' | loopr-tool session\n  loopr-tool session clear_reads --session agent-2";
 

@@ -37,8 +37,8 @@ impl Tool for Stat {
     type Input = Input;
     const NAME: &'static str = "stat";
     const SUMMARY: &'static str = "Describe files: type, size, mode, mtime, lines, encoding";
-    const DESCRIPTION: &'static str = "Describes one path (`path`) or up to 1000 (`paths`) without reading them into the conversation: type (file, dir, symlink, other), size in bytes, mode (octal), modification time, and for a text file its line count, encoding, line endings and whether it is binary; a symlink's target. \
-A missing path is reported in its entry (`error`), not as a failed call. Does not count as reading the file (edit still needs a read).";
+    const DESCRIPTION: &'static str = "Describes one path (`path`) or up to 1000 (`paths`) without loading them into the conversation: type (file, dir, symlink, other), size in bytes, mode (octal), modification time, and for a text file its line count, encoding, line endings and whether it is binary; a symlink's target. \
+A missing path is reported in its entry (`error`), not as a failed call. Does not count as a read (edit still needs one).";
     const POSITIONALS: &'static [&'static str] = &["path"];
     const HINTS: Hints = Hints::READ_ONLY;
     const EXAMPLES: &'static str = "  loopr-tool stat src/main.rs\n  echo '{\"paths\": [\"a.rs\", \"b.rs\"]}' | loopr-tool stat";

@@ -35,7 +35,7 @@ impl Tool for Write {
     type Input = Input;
     const NAME: &'static str = "write";
     const SUMMARY: &'static str = "Create or overwrite a file";
-    const DESCRIPTION: &'static str = "Writes a file with exactly the given content, creating missing parent directories. \
+    const DESCRIPTION: &'static str = "Write a file: creates or overwrites it with exactly the text given, creating missing parent directories. \
 Overwriting an existing file requires that you read it in this session and that it has not changed since; otherwise the call fails with not_read or stale_read and nothing is written. \
 The write is atomic (no half-written file), keeps the file's permissions, follows a symlink to replace its target, and can be undone. \
 To change part of an existing file, prefer edit: it sends only the changed text.";

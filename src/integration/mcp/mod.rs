@@ -42,7 +42,17 @@ const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 /// Where a stateless request names its client, as `initialize`'s `clientInfo`.
 const META_CLIENT: &str = "io.modelcontextprotocol/clientInfo";
 
-const INSTRUCTIONS: &str = "File, search and shell tools confined to one root directory. Read a file before editing or overwriting it.";
+/// The tools by task. Codex appends this text to every tool's search text (its BM25
+/// `tool_search` indexes an MCP tool's name, description, property names and the server's
+/// instructions), so a word here is in every document and stops telling tools apart: it
+/// avoids the words models search with ("file", "list", "search", "code", "shell", "patch",
+/// "url", …) but the tools' own names, and is long enough that the descriptions' lengths
+/// weigh less (bench/codex_tool_search.py measures it).
+const INSTRUCTIONS: &str = "Tools confined to one root, by task. Look before you change: `read` shows a text, image, PDF or notebook with numbered lines (page on with offset); `tree` draws the layout below a folder; `glob` matches paths by name pattern; `grep` locates a regex across the tree; `stat` gives sizes and types without loading anything. \
+Change: `edit` swaps exact text, `apply_patch` takes a multi-hunk diff in Codex's format, `write` makes or replaces a whole text, `notebook_edit` one notebook cell; `move`, `delete`, `mkdir`; `undo` takes back the last change. \
+A path must be `read` in this session before a change to it, and the change fails if it changed since. \
+Programs: `run` (git, builds, tests, package managers), with `background: true` for servers, then `jobs` to page output or stop them. \
+Web: `fetch` a page as Markdown. Planning: `todo` keeps the steps of multi-step work; `session` shows what this session holds.";
 /// How often a call with a progress token hears from us (SPEC 22.1: at least every 2 s).
 const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 /// How long a call waits for the client's answer to `roots/list` before using the working

@@ -36,7 +36,7 @@ impl Tool for ApplyPatch {
     type Input = Input;
     const NAME: &'static str = "apply_patch";
     const SUMMARY: &'static str = "Apply a multi-file patch (Codex's apply_patch format)";
-    const DESCRIPTION: &'static str = "Applies a patch in the apply_patch format: adds, updates, moves and deletes files in one call, all or nothing. \
+    const DESCRIPTION: &'static str = "Apply a patch: in the apply_patch format, adds, updates, moves and deletes files in one call, all or nothing. \
 Format: `*** Begin Patch`, then for each file one of `*** Add File: PATH` followed by its lines each prefixed with '+'; `*** Delete File: PATH`; or `*** Update File: PATH`, optionally `*** Move to: NEW_PATH`, then hunks. \
 A hunk starts with `@@` (optionally `@@ TEXT`, where TEXT is a line above the change such as a function's signature, to place it) and has lines prefixed with ' ' (context, unchanged), '-' (removed) or '+' (added); give about 3 lines of context above and below each change; `*** End of File` after a hunk means it ends at the end of the file. The patch ends with `*** End Patch`. \
 Paths are relative to the root. Hunks are found like edit's old_string (forgiving trailing whitespace, typography and indentation differences, never guessing): each must match one place, below the previous hunk of the same file (ambiguous_match otherwise; add context or an @@ line), or nothing is written anywhere (no_match shows the closest lines). \

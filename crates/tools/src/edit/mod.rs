@@ -101,7 +101,7 @@ impl Tool for Edit {
     type Input = Input;
     const NAME: &'static str = "edit";
     const SUMMARY: &'static str = "Replace text in a file";
-    const DESCRIPTION: &'static str = "Replaces old_string with new_string in an existing file, or applies `edits`, a list of {old_string, new_string, replace_all?} applied in order, each to the result of the one before, all or nothing. \
+    const DESCRIPTION: &'static str = "Edit a file: change part of a file in place, keeping the rest of the file as it is. Replaces old_string with new_string in an existing file, or applies `edits`, a list of {old_string, new_string, replace_all?} applied in order, each to the result of the one before, all or nothing. \
 Give either old_string + new_string (+ replace_all) or edits, not both. You must have read the file in this session, and it must not have changed since (not_read, stale_read). \
 Copy old_string exactly from read's output without the line-number prefix, with enough surrounding lines to match exactly one place; several matches are refused (ambiguous_match, with every line) unless replace_all is true. \
 When old_string is not found exactly, whole lines are matched ignoring trailing whitespace, then curly quotes, dashes and odd spaces (also inside a line), then a consistent indentation difference (tabs vs spaces, or a uniform shift, alignment tabs inside lines; new_string is re-indented the same way); its first line may start mid-line; lines new_string keeps unchanged keep the file's exact bytes. Read's line-number prefixes copied into old_string, and text escaped twice, are also forgiven when the result is unique; data.match names the rung used. \

@@ -137,7 +137,7 @@ impl Tool for Grep {
     type Input = Input;
     const NAME: &'static str = "grep";
     const SUMMARY: &'static str = "Search file contents with a regex (ripgrep's engine)";
-    const DESCRIPTION: &'static str = "Searches file contents for a regular expression (Rust regex syntax, as ripgrep: escape braces in `interface\\{\\}`), finding exactly what ripgrep finds. \
+    const DESCRIPTION: &'static str = "Search code / file contents for a pattern: a regular expression (Rust regex syntax, as ripgrep: escape braces in `interface\\{\\}`), finding exactly what ripgrep finds. \
 output_mode: `files_with_matches` (default; the paths), `content` (matching lines as `path:line:text`, context lines as `path-line-text`, `--` between groups), or `count` (`path:N` matching lines per file). \
 Filter files with `glob` (e.g. \"*.rs\", \"*.{ts,tsx}\", \"!*.min.js\", or an array) or `type` (ripgrep type names: rust, py, js, ts, go, java, c, cpp, md, …). \
 `-i` ignores case; `-A`/`-B`/`-C` add context lines; `multiline` lets `.` match newlines and a pattern span lines; `fixed_strings` searches a literal. \

@@ -47,7 +47,7 @@ impl Tool for Artifact {
     type Input = Input;
     const NAME: &'static str = "artifact";
     const SUMMARY: &'static str = "Read a plan, spec or phase handed over by a loop";
-    const DESCRIPTION: &'static str = "Reads back an artifact stored by create_plan, create_spec or create_phase: kind (plan, spec or phase) and name give one, as Markdown in output and as stored in data; \
+    const DESCRIPTION: &'static str = "Gives back an artifact stored by create_plan, create_spec or create_phase: kind (plan, spec or phase) and name give one, as Markdown in output and as stored in data; \
 kind alone lists that kind's names (data: {kind, session, names}). session reads another session's artifacts (a planning loop's) without changing the calling session.";
     const POSITIONALS: &'static [&'static str] = &["kind", "name"];
     const HINTS: Hints = Hints::READ_ONLY;

@@ -73,7 +73,7 @@ impl Tool for Share {
     type Input = Input;
     const NAME: &'static str = "share";
     const SUMMARY: &'static str = "Send data to other loops' inboxes";
-    const DESCRIPTION: &'static str = "Sends data to other loops (sessions of this root): one message per session in `to`, appended to its inbox, which it reads with `inbox`. \
+    const DESCRIPTION: &'static str = "Sends data to other loops (sessions of this root): one message per session in `to`, appended to its inbox (see `inbox`). \
 data_type says what the data is; data is any JSON. An inbox keeps 500 messages (the oldest read ones go first); one holding 500 unread messages refuses the share (too_large, nothing sent). \
 Does not wait for the readers; to ask and wait for an answer, use query. data: {to, ids} (each message's id in its inbox).";
     const HINTS: Hints = Hints {

@@ -93,13 +93,13 @@ impl Tool for Read {
     const NAME: &'static str = "read";
     const SUMMARY: &'static str =
         "Read a text file with line numbers (also images, PDFs, notebooks, several files)";
-    const DESCRIPTION: &'static str = "Reads a text file and shows it with line numbers (`cat -n` form: the number right-aligned in 6 columns, a tab, the line). \
+    const DESCRIPTION: &'static str = "Read a file: view, open, show or cat a file's lines. Read shows a file's contents (the whole content of a text file, or the part you ask for) with line numbers (`cat -n` form: the number right-aligned in 6 columns, a tab, the line). \
 Shows up to 2000 lines from `offset` (1-based) by default; when more follow, the last line says how to continue (`offset=N`). A negative offset shows the end of the file (`offset: -50` is the last 50 lines, numbered). `line_range: [a, b]` is lines a to b. \
 Lines over 2000 characters are cut with a marker. Reports the encoding, line endings (lf/crlf) and indentation (tabs/spaces) so you can type edits that match. \
 `around_line: N` shows instead the block of code holding line N, found by indentation, with the comments and attributes just above it: by default the top-level function or class, the innermost block with `indentation: {max_levels: 1}` (also `include_siblings`, `include_header`, `max_lines`); `data.block` gives its first and last line. \
 `paths` reads up to 100 files in one call, each under a `==> PATH <==` header. \
 Images (PNG, JPEG, GIF, WebP) are returned as images (large ones downscaled); a PDF shows its text page by page (`pages`: \"3\" or \"1-5\", first 20 by default); a Jupyter notebook (.ipynb) shows each cell with its outputs. \
-A file must be read in this session before it can be edited or overwritten. For large files, prefer grep to find the lines you need, then read just that range. \
+A file must be read in this session before it can be edited or overwritten. For a large file, prefer grep to find the lines you need, then read just that range of the file. \
 Other binary files are refused; use tree or glob for directories.";
     const POSITIONALS: &'static [&'static str] = &["path"];
     const HINTS: Hints = Hints::READ_ONLY;

@@ -179,7 +179,7 @@ impl Tool for Todo {
     type Input = Input;
     const NAME: &'static str = "todo";
     const SUMMARY: &'static str = "Keep this session's todo list (TodoWrite-style or step by step)";
-    const DESCRIPTION: &'static str = "A task list kept per session, for planning multi-step work and showing progress. \
+    const DESCRIPTION: &'static str = "Todo list: a task list kept per session, for planning multi-step work and showing progress. \
 Either replace the whole list at once (`write` with `todos`, Claude Code's TodoWrite: items {content, status, active_form}), \
 or change it step by step: `add` (content, or items for several), `start` (id), `complete` (id), `update` (id with content, status or active_form), `remove` (id), `clear`. `list` (the default) shows it. \
 Every action answers with the whole list, one line per item by id: `[ ] 3. Run tests` pending, `[>] 2. Fix the parser (Fixing the parser)` in progress, `[x] 1. Read the config` completed, then `N/M completed`. \

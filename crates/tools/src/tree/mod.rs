@@ -47,7 +47,7 @@ impl Tool for Tree {
     type Input = Input;
     const NAME: &'static str = "tree";
     const SUMMARY: &'static str = "Show a directory tree";
-    const DESCRIPTION: &'static str = "Draws the directory tree under `path` (default: the root), `depth` levels deep (default 3), directories first and marked with `/`, symlinks as `name -> target` (never followed). \
+    const DESCRIPTION: &'static str = "List files and directories as a tree: lists a directory's files and subdirectories under `path` (default: the root), `depth` levels deep (default 3), directories first and marked with `/`, symlinks as `name -> target` (never followed). \
 A directory cut by the depth shows `… (N entries)`; raise depth or call tree on it to see inside. \
 Honours .gitignore, .ignore and .rgignore, skips hidden entries unless `hidden`, never shows `.git/`. At most `limit` entries (default 1000). \
 The last line counts directories and files. Use glob to find files by name anywhere below. `exclude` leaves out entries whose name matches one of its globs (e.g. [\"node_modules\", \"*.log\"]).";

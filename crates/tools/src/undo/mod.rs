@@ -36,7 +36,7 @@ impl Tool for Undo {
     const NAME: &'static str = "undo";
     const SUMMARY: &'static str =
         "Undo this session's most recent change (write, edit, move, delete, mkdir)";
-    const DESCRIPTION: &'static str = "Takes back this session's most recent change (of `path`, when given): a write or edit gets the file's previous content back (a file it created is removed), a move is moved back, a delete restored from the trash, a mkdir's new directories removed. \
+    const DESCRIPTION: &'static str = "Takes back this session's most recent change (of `path`, when given): a write or edit puts the file back as it was (a file it created is removed), a move is moved back, a delete restored from the trash, a mkdir's new directories removed. \
 Repeat to step further back (the last 50 changes are kept). Refuses with stale_read if the file has changed since that change, so nobody's later work is lost.";
     const POSITIONALS: &'static [&'static str] = &["path"];
     const EXAMPLES: &'static str = "  echo '{}' | loopr-tool undo\n  loopr-tool undo src/main.rs";
