@@ -10,7 +10,7 @@ use super::{Alias, call_tool, count_field, edit_creates, missing_file, only_fiel
 use crate::catalog::Admission;
 use crate::context::Ctx;
 use crate::envelope::Success;
-use crate::error::Result;
+use crate::error::{Result, ToolError};
 use crate::state::StateLock;
 use crate::tool::parse_input;
 use crate::tools::{run, todo};
@@ -55,6 +55,7 @@ pub static ALIASES: &[Alias] = &[
     Alias::new("TaskStop", ClaudeCode, "jobs")
         .renames(&[("task_id", "id")])
         .fixed(&[("action", "\"kill\"")]),
+    Alias::new("AskUserQuestion", ClaudeCode, "ask_user").call(ask_user_question),
 ];
 
 /// Read's `offset: 0` is the first line, as Claude Code reads it (22.5); ours refuses 0.
@@ -243,6 +244,95 @@ fn task_output(map: &mut Map<String, Value>, warnings: &mut Vec<String>) -> Resu
 /// TodoWrite takes the list as given, several items in progress included (24.7).
 fn todo_write(ctx: &Ctx, input: Value, _: &mut &'static str) -> Result<Success> {
     todo::write_allowing_several(ctx, parse_input::<todo::Todo>(input)?)
+}
+
+/// One question of Claude Code's AskUserQuestion.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Question {
+    question: String,
+    header: String,
+    options: Vec<QuestionOption>,
+    #[serde(rename = "multiSelect")]
+    multi_select: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct QuestionOption {
+    label: String,
+    #[allow(dead_code)] // shown by Claude Code's own dialog; the person sees the labels here
+    description: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AskUserQuestion {
+    questions: Vec<Question>,
+    /// Answers Claude Code's own dialog collected: given, nobody is asked again.
+    answers: Option<Map<String, Value>>,
+}
+
+/// AskUserQuestion (SPEC 25.4): each question is asked of the person in turn, through
+/// ask_user (the harness answers as session `user`); the answers come back together, keyed by
+/// question as Claude Code's `answers` are.
+fn ask_user_question(ctx: &Ctx, input: Value, _: &mut &'static str) -> Result<Success> {
+    let input: AskUserQuestion = serde_json::from_value(input).map_err(|e| {
+        ToolError::usage(format!("AskUserQuestion: {e}"))
+            .hint("Give questions: 1 to 4 of {question, header, options: 2 to 4 of {label, description}, multiSelect}.")
+    })?;
+    if !(1..=4).contains(&input.questions.len()) {
+        return Err(ToolError::invalid(
+            "questions",
+            format!(
+                "AskUserQuestion: {} questions; ask 1 to 4",
+                input.questions.len()
+            ),
+        ));
+    }
+    let mut answers = input.answers.unwrap_or_default();
+    for (i, q) in input.questions.iter().enumerate() {
+        if !(2..=4).contains(&q.options.len()) {
+            return Err(ToolError::invalid(
+                &format!("questions[{i}].options"),
+                format!(
+                    "AskUserQuestion: question {} has {} options; give 2 to 4",
+                    i + 1,
+                    q.options.len()
+                ),
+            ));
+        }
+    }
+    for q in &input.questions {
+        if answers.contains_key(&q.question) {
+            continue;
+        }
+        let asked = json!({
+            "question": format!("[{}] {}", q.header, q.question),
+            "options": q.options.iter().map(|o| o.label.as_str()).collect::<Vec<_>>(),
+            "multi_select": q.multi_select,
+        });
+        let answer = call_tool(ctx, "ask_user", asked)?;
+        answers.insert(q.question.clone(), answer.output.trim_end().into());
+    }
+    let lines: Vec<String> = input
+        .questions
+        .iter()
+        .map(|q| {
+            format!(
+                "\"{}\"=\"{}\"",
+                q.question,
+                answers[&q.question].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    Ok(Success::new(
+        format!(
+            "The person answered your questions: {}. Go on with these answers in mind.",
+            lines.join(", ")
+        ),
+        json!({"questions": input.questions.len(), "answers": answers}),
+    ))
 }
 
 /// The directory Claude Code's shell is in, kept per session (state file `shell`).

@@ -624,3 +624,92 @@ fn the_worktrees_example_runs_the_seeds_flow_on_the_repositorys_hub() {
     // The commit landed in the worktree's branch.
     assert!(text.contains(" add\nExit code: 0"), "{text}");
 }
+
+/// SPEC 25.4: Claude Code's AskUserQuestion asks each of its questions in turn through
+/// ask_user, the harness answering as session `user`; the answers come back together, keyed by
+/// question. Answers Claude Code's own dialog already collected are not asked again.
+#[test]
+fn ask_user_question_asks_each_question_in_turn() {
+    let env = Env::new();
+    let root = env.root.clone();
+    let option = |l: &str| json!({"label": l, "description": format!("use {l}")});
+    let asker = spawn(
+        &env,
+        &root,
+        "code",
+        &["AskUserQuestion"],
+        json!({"questions": [
+            {"question": "Which database?", "header": "DB", "options": [option("pg"), option("sqlite")], "multiSelect": false},
+            {"question": "Which checks?", "header": "CI", "options": [option("lint"), option("test"), option("fmt")], "multiSelect": true},
+        ]}),
+    );
+    let mut asked = vec![];
+    for answer in [
+        json!({"selected": ["sqlite"]}),
+        json!({"selected": ["lint", "test"]}),
+    ] {
+        let start = Instant::now();
+        let (id, text) = loop {
+            let out = at(
+                &env,
+                &root,
+                "user",
+                &["--harness", "inbox"],
+                json!({"action": "list"}),
+            );
+            if let Some(m) = out.data()["messages"].as_array().and_then(|m| m.first()) {
+                break (m["id"].as_u64().unwrap(), out.output().to_string());
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "no question came"
+            );
+            std::thread::sleep(Duration::from_millis(30));
+        };
+        asked.push(text);
+        let mut reply = json!({"action": "reply", "id": id});
+        reply
+            .as_object_mut()
+            .unwrap()
+            .extend(answer.as_object().unwrap().clone());
+        at(&env, &root, "user", &["--harness", "inbox"], reply).assert_ok();
+    }
+    assert!(
+        asked[0].contains("[DB] Which database?") && asked[0].contains("pg | sqlite"),
+        "{}",
+        asked[0]
+    );
+    assert!(asked[1].contains("[CI] Which checks?"), "{}", asked[1]);
+    let got = json_of(asker);
+    assert_eq!(got["ok"], true, "{got}");
+    assert_eq!(
+        got["data"]["answers"],
+        json!({"Which database?": "sqlite", "Which checks?": "lint, test"})
+    );
+    assert!(
+        got["output"]
+            .as_str()
+            .unwrap()
+            .contains("\"Which checks?\"=\"lint, test\"")
+    );
+    // Already answered by Claude Code's dialog: nobody is asked.
+    let out = at(
+        &env,
+        &root,
+        "code",
+        &["AskUserQuestion"],
+        json!({"questions": [{"question": "Go?", "header": "Go", "options": [option("yes"), option("no")], "multiSelect": false}],
+               "answers": {"Go?": "yes"}}),
+    );
+    out.assert_ok();
+    assert_eq!(out.data()["answers"], json!({"Go?": "yes"}));
+    // Bad shapes are the model's invalid_input, naming the field.
+    at(
+        &env,
+        &root,
+        "code",
+        &["AskUserQuestion"],
+        json!({"questions": []}),
+    )
+    .assert_invalid("questions");
+}
