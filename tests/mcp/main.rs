@@ -1,9 +1,10 @@
-//! `loopr-tool mcp` as a live server, and driven by clients no one here wrote (the MCP Python SDK,
+//! `loopr-tool mcp` as a live server (stdio and `--http`), and driven by clients no one here wrote (the MCP Python SDK,
 //! pydantic-ai, the MCP Inspector), and every alias replayed from its agent's own schema. The
 //! clients are installed by `clients`.
 
 mod agent_schemas;
 mod clients;
+mod http;
 mod mcp;
 mod mcp_behaviour;
 mod mcp_client;

@@ -367,7 +367,7 @@ impl Hub {
             Ok(b) => b,
             Err(why) => return reject(req, 413, &why, None),
         };
-        let msg = match crate::input::json::from_slice(&body) {
+        let mut msg = match crate::input::json::from_slice(&body) {
             Ok(p) => p.value,
             Err(e) => {
                 let (code, message) = parse_failure(&e);
@@ -383,12 +383,21 @@ impl Hub {
                 None,
             );
         }
-        let method = msg.get("method").and_then(Value::as_str).unwrap_or("");
+        let method = msg
+            .get("method")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
         let stateless = version.as_deref() == Some(STATELESS)
             || msg
                 .pointer("/params/_meta")
                 .and_then(|m| m.get(META_VERSION))
                 .is_some();
+        let settable = |p: Option<&Value>| p.is_none_or(Value::is_object);
+        if stateless && settable(msg.get("params")) && settable(msg.pointer("/params/_meta")) {
+            // The header alone says so: the shared handling reads the revision from `_meta`.
+            msg["params"]["_meta"][META_VERSION] = json!(STATELESS);
+        }
         let (server, new_session) =
             if stateless || method == "server/discover" && header(&req, SESSION_HEADER).is_none() {
                 let pool = self.stateless_pool.clone();
