@@ -292,7 +292,12 @@ pub fn run(g: &Globals, request: Request) -> ExitStatus {
             strict,
         } => {
             // Exactly what the catalog offers, under its names (SPEC 19.2).
-            let offered = crate::dispatch::offered(&g.policy);
+            let root = g
+                .root
+                .clone()
+                .or_else(|| std::env::current_dir().ok())
+                .unwrap_or_default();
+            let offered = crate::dispatch::offered_with_upstream(&g.policy, &root);
             for w in &wanted {
                 if !offered.iter().any(|r| r.name() == w.as_str()) {
                     let names: Vec<&str> = offered.iter().map(|r| r.name()).collect();

@@ -324,7 +324,8 @@ impl Server {
             }
             "ping" | "logging/setLevel" => out.result(&id, complete(json!({}), false)),
             "tools/list" => {
-                let list: Vec<Value> = dispatch::offered(&self.policy)
+                let root = self.globals_for_call().root.unwrap_or_default();
+                let list: Vec<Value> = dispatch::offered_with_upstream(&self.policy, &root)
                     .iter()
                     .map(|r| wire::definition(r, self.structured))
                     .collect();

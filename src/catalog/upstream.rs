@@ -1,0 +1,692 @@
+//! Other MCP servers' tools, under the catalog's policy (SPEC 27.2, 27.3): `[mcp_servers.NAME]`
+//! offers each tool of that server as `mcp__NAME__TOOL`, called through the same dispatch as
+//! ours (profiles, `enabled`, timeouts, caps, hooks, `paths.deny`).
+//!
+//! A server is started on first use and kept for the life of this process: under `mcp` and
+//! `batch` that is the session, for a CLI call the one call (the process ends, the server sees
+//! EOF on its stdin). Its calls take turns on the one connection. A server that dies during a
+//! call fails that call `tool_unavailable` (not retried: it may have changed something); the
+//! next call starts it again. One that will not start is `tool_unavailable` naming it and its
+//! stderr's last lines. `isError` is `upstream_error`.
+//!
+//! Stdio servers (`command`) and Streamable HTTP ones (`url`, over ureq: JSON or SSE answers,
+//! `Mcp-Session-Id` kept; 401/403 is `tool_unavailable`).
+
+use crate::context::Ctx;
+use crate::envelope::Success;
+use crate::error::{Code, Result, ToolError};
+use crate::policy::McpServer;
+use crate::tool::{DynTool, Effect, Hints, Parsed};
+use serde_json::{Value, json};
+use std::collections::{HashMap, VecDeque};
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Arc, LazyLock, Mutex};
+use std::time::{Duration, Instant};
+
+/// The registry name every upstream tool runs as (not in `tools::TOOLS`).
+pub const UPSTREAM_TOOL: &str = "mcp_upstream";
+/// Codex's defaults: 10 s to start and answer `initialize`, 60 s a call.
+const STARTUP_MS: u64 = 10_000;
+const CALL_MS: u64 = 60_000;
+/// Lines of a failed server's stderr an error quotes.
+const STDERR_LINES: usize = 10;
+/// Arguments checked against `paths.deny` (27.2).
+const PATH_ARGS: &[&str] = &["path", "file_path", "filename", "uri", "paths"];
+
+/// One tool a server lists.
+#[derive(Debug, Clone)]
+pub struct Listed {
+    /// The upstream's own name.
+    pub name: String,
+    /// The name offered: `mcp__SERVER__TOOL`.
+    pub offered: String,
+    pub description: String,
+    pub input_schema: Value,
+}
+
+/// A kept server: its connection (None until started, or after it died) and its tools.
+#[derive(Default)]
+struct Kept {
+    conn: Mutex<Option<Conn>>,
+    tools: Mutex<Option<Vec<Listed>>>,
+}
+
+static SERVERS: LazyLock<Mutex<HashMap<String, Arc<Kept>>>> = LazyLock::new(Default::default);
+
+fn kept(server: &McpServer) -> Arc<Kept> {
+    let key = server.url.clone().unwrap_or_else(|| {
+        let mut k = vec![
+            server.name.clone(),
+            server.command.clone().unwrap_or_default(),
+        ];
+        k.extend(server.args.iter().cloned());
+        k.join("\u{0}")
+    });
+    SERVERS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .entry(key)
+        .or_default()
+        .clone()
+}
+
+/// Why an exchange with a server failed.
+enum Failure {
+    /// It is gone (died, closed, refused us): `tool_unavailable`.
+    Gone(String),
+    TimedOut,
+    Cancelled,
+    /// It answered a JSON-RPC error.
+    Rpc(String),
+}
+
+fn unavailable(server: &McpServer, why: &str) -> ToolError {
+    ToolError::new(
+        Code::ToolUnavailable,
+        format!("the MCP server `{}` is unavailable: {why}", server.name),
+    )
+    .with("server", server.name.as_str())
+    .hint("The other tools still work. Check [mcp_servers] in the catalog, or call again: a server that died is started again.")
+}
+
+fn failure_error(server: &McpServer, f: Failure, what: &str) -> ToolError {
+    match f {
+        Failure::Gone(why) => unavailable(server, &why),
+        Failure::TimedOut => ToolError::new(
+            Code::Timeout,
+            format!(
+                "the MCP server `{}` did not answer {what} in time",
+                server.name
+            ),
+        ),
+        Failure::Cancelled => ToolError::new(Code::Timeout, "cancelled"),
+        Failure::Rpc(m) => ToolError::new(
+            Code::UpstreamError,
+            format!("the MCP server `{}` refused {what}: {m}", server.name),
+        )
+        .with("server", server.name.as_str()),
+    }
+}
+
+/// The tools `server` offers (its whole list, before the catalog's filters), starting it when
+/// needed; kept for the life of the process.
+pub fn tools_of(server: &McpServer, root: &Path) -> Result<Vec<Listed>> {
+    let k = kept(server);
+    if let Some(t) = k.tools.lock().unwrap_or_else(|e| e.into_inner()).clone() {
+        return Ok(t);
+    }
+    let mut conn = k.conn.lock().unwrap_or_else(|e| e.into_inner());
+    let c = connected(server, root, &mut conn)?;
+    let startup = Duration::from_millis(server.startup_timeout_ms.unwrap_or(STARTUP_MS));
+    let mut tools = vec![];
+    let mut cursor: Option<Value> = None;
+    loop {
+        let params = cursor
+            .take()
+            .map_or_else(|| json!({}), |c| json!({"cursor": c}));
+        let r = c
+            .request("tools/list", params, Instant::now() + startup, None)
+            .map_err(|f| failure_error(server, f, "tools/list"))?;
+        for t in r["tools"].as_array().into_iter().flatten() {
+            let Some(name) = t["name"].as_str() else {
+                continue;
+            };
+            tools.push(Listed {
+                name: name.to_string(),
+                offered: server.tool_name(name),
+                description: t["description"].as_str().unwrap_or("").to_string(),
+                input_schema: t
+                    .get("inputSchema")
+                    .cloned()
+                    .unwrap_or_else(|| json!({"type": "object"})),
+            });
+        }
+        match r.get("nextCursor") {
+            Some(c) if !c.is_null() => cursor = Some(c.clone()),
+            _ => break,
+        }
+    }
+    *k.tools.lock().unwrap_or_else(|e| e.into_inner()) = Some(tools.clone());
+    Ok(tools)
+}
+
+/// A tool some kept server listed, by its offered name.
+pub fn listed(offered: &str) -> Option<Listed> {
+    let servers = SERVERS.lock().unwrap_or_else(|e| e.into_inner());
+    servers.values().find_map(|k| {
+        let tools = k.tools.lock().unwrap_or_else(|e| e.into_inner());
+        tools
+            .as_ref()?
+            .iter()
+            .find(|t| t.offered == offered)
+            .cloned()
+    })
+}
+
+/// The started connection, starting the server when there is none.
+fn connected<'a>(
+    server: &McpServer,
+    root: &Path,
+    conn: &'a mut Option<Conn>,
+) -> Result<&'a mut Conn> {
+    if conn.is_none() {
+        *conn = Some(Conn::start(server, root)?);
+    }
+    Ok(conn.as_mut().expect("just set"))
+}
+
+/// Calls `tool` (its offered name's upstream tool) with `args`.
+fn call(ctx: &Ctx, server: &McpServer, tool: &str, args: Value) -> Result<Success> {
+    let k = kept(server);
+    // The upstream's own name for the cleaned one the model called.
+    let name = tools_of(server, &ctx.root)?
+        .into_iter()
+        .find(|t| crate::policy::clean_name(&t.name) == tool)
+        .map_or_else(|| tool.to_string(), |t| t.name);
+    let mut conn = k.conn.lock().unwrap_or_else(|e| e.into_inner());
+    let c = connected(server, &ctx.root, &mut conn)?;
+    let limit = Duration::from_millis(server.timeout_ms.unwrap_or(CALL_MS));
+    let deadline = Instant::now() + ctx.control.remaining().map_or(limit, |r| r.min(limit));
+    let params = json!({"name": name, "arguments": args});
+    match c.request("tools/call", params, deadline, Some(&ctx.control)) {
+        Ok(r) => result(server, &r),
+        Err(f) => {
+            if matches!(f, Failure::Gone(_)) {
+                *conn = None; // the next call starts it again
+            }
+            Err(failure_error(server, f, &format!("the call of `{name}`")))
+        }
+    }
+}
+
+/// A `tools/call` result as our envelope: text blocks joined into `output`, `isError` as
+/// `upstream_error`, `structuredContent` as `data`.
+fn result(server: &McpServer, r: &Value) -> Result<Success> {
+    let mut text = String::new();
+    for block in r["content"].as_array().into_iter().flatten() {
+        let piece = match block["type"].as_str() {
+            Some("text") => block["text"].as_str().unwrap_or("").to_string(),
+            Some(other) => format!("[{other} content]"),
+            None => continue,
+        };
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str(&piece);
+    }
+    if r["isError"].as_bool() == Some(true) {
+        return Err(ToolError::new(Code::UpstreamError, text).with("server", server.name.as_str()));
+    }
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    let data = r
+        .get("structuredContent")
+        .cloned()
+        .unwrap_or_else(|| json!({"server": server.name}));
+    Ok(Success::new(text, data))
+}
+
+/// `paths.deny` on the arguments that name paths (27.2). Relative paths are passed as given.
+fn check_paths(ctx: &Ctx, args: &Value) -> Result<()> {
+    let Some(rules) = ctx.rules() else {
+        return Ok(());
+    };
+    for field in PATH_ARGS {
+        let values: Vec<&str> = match args.get(*field) {
+            Some(Value::String(s)) => vec![s],
+            Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).collect(),
+            _ => continue,
+        };
+        for v in values {
+            let p = v.strip_prefix("file://").unwrap_or(v);
+            let full = crate::context::normalize_lexically(&ctx.root_real.join(p));
+            if rules.judge(&full, false) == crate::sandbox::rules::Verdict::Denied {
+                return Err(ToolError::new(
+                    Code::PathDenied,
+                    format!("{v} is denied by the catalog's paths.deny: no tool reads, lists or changes it"),
+                )
+                .with("path", v)
+                .with("field", *field));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The tool every `mcp__NAME__TOOL` runs as: its input is the upstream's to check.
+pub struct UpstreamTool;
+pub static UPSTREAM: UpstreamTool = UpstreamTool;
+
+static ANY_OBJECT: LazyLock<Value> = LazyLock::new(|| json!({"type": "object"}));
+
+impl DynTool for UpstreamTool {
+    fn name(&self) -> &'static str {
+        UPSTREAM_TOOL
+    }
+    fn summary(&self) -> &'static str {
+        "A tool of another MCP server ([mcp_servers] in the catalog)"
+    }
+    fn description(&self) -> &'static str {
+        "A tool of another MCP server ([mcp_servers] in the catalog)."
+    }
+    fn positionals(&self) -> &'static [&'static str] {
+        &[]
+    }
+    fn examples(&self) -> &'static str {
+        ""
+    }
+    fn raw_stdin_field(&self) -> Option<&'static str> {
+        None
+    }
+    fn hints(&self) -> Hints {
+        Hints {
+            open_world: true,
+            ..Hints::DESTRUCTIVE
+        }
+    }
+    fn output_cap(&self) -> usize {
+        30_000
+    }
+    fn input_schema(&self) -> &'static Value {
+        &ANY_OBJECT
+    }
+    fn parse(&self, input: Value) -> Result<Parsed> {
+        if !input.is_object() {
+            return Err(ToolError::invalid(
+                "input",
+                "an upstream tool's input must be a JSON object",
+            ));
+        }
+        // What it does is the upstream's business: ordered as a command (24.7).
+        Ok(Parsed::new(UPSTREAM_TOOL, input, false, Effect::Commands))
+    }
+    fn run_parsed(&self, ctx: &Ctx, input: Parsed) -> Result<Success> {
+        let args: Value = input.downcast(UPSTREAM_TOOL)?;
+        let name = ctx.call.name.clone();
+        let Some((server, tool)) = ctx.policy.catalog.upstream_of(&name) else {
+            return Err(ToolError::new(
+                Code::UnknownTool,
+                format!("unknown tool `{name}`"),
+            ));
+        };
+        check_paths(ctx, &args)?;
+        call(ctx, server, &tool, args)
+    }
+}
+
+/// A live connection to one server.
+enum Conn {
+    Stdio(Stdio_),
+    Http(Http),
+}
+
+struct Stdio_ {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<Vec<u8>>,
+    stderr: Arc<Mutex<VecDeque<String>>>,
+    next: u64,
+}
+
+impl Drop for Stdio_ {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+struct Http {
+    url: String,
+    headers: Vec<(String, String)>,
+    session: Option<String>,
+    agent: ureq::Agent,
+    next: u64,
+}
+
+const CLIENT_INFO: &str = "loopr-tool";
+
+fn initialize_params() -> Value {
+    json!({"protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": CLIENT_INFO, "version": env!("CARGO_PKG_VERSION")}})
+}
+
+impl Conn {
+    fn start(server: &McpServer, root: &Path) -> Result<Conn> {
+        let startup =
+            Instant::now() + Duration::from_millis(server.startup_timeout_ms.unwrap_or(STARTUP_MS));
+        let mut c = match (&server.command, &server.url) {
+            (Some(cmd), _) => Conn::Stdio(Stdio_::spawn(server, cmd, root)?),
+            (None, Some(url)) => Conn::Http(Http::new(server, url)?),
+            (None, None) => return Err(unavailable(server, "it has neither `command` nor `url`")),
+        };
+        let init = c.request("initialize", initialize_params(), startup, None);
+        if let Err(f) = init {
+            let why = match f {
+                Failure::Gone(w) => w, // says its stderr already
+                Failure::TimedOut => {
+                    format!("it did not answer initialize in time{}", c.stderr_tail())
+                }
+                Failure::Rpc(m) => format!("it refused initialize: {m}{}", c.stderr_tail()),
+                Failure::Cancelled => "cancelled".into(),
+            };
+            return Err(unavailable(server, &why));
+        }
+        c.notify("notifications/initialized");
+        Ok(c)
+    }
+
+    fn stderr_tail(&self) -> String {
+        match self {
+            Conn::Stdio(s) => {
+                let lines = s.stderr.lock().unwrap_or_else(|e| e.into_inner());
+                if lines.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        "; its stderr ended with:\n{}",
+                        lines.iter().cloned().collect::<Vec<_>>().join("\n")
+                    )
+                }
+            }
+            Conn::Http(_) => String::new(),
+        }
+    }
+
+    fn notify(&mut self, method: &str) {
+        let msg = json!({"jsonrpc": "2.0", "method": method});
+        match self {
+            Conn::Stdio(s) => {
+                let _ = writeln!(s.stdin, "{msg}");
+            }
+            Conn::Http(h) => {
+                let _ = h.post(&msg, Instant::now() + Duration::from_secs(5));
+            }
+        }
+    }
+
+    fn request(
+        &mut self,
+        method: &str,
+        params: Value,
+        deadline: Instant,
+        control: Option<&crate::control::Control>,
+    ) -> std::result::Result<Value, Failure> {
+        match self {
+            Conn::Stdio(s) => s.request(method, params, deadline, control),
+            Conn::Http(h) => h.request(method, params, deadline),
+        }
+    }
+}
+
+impl Stdio_ {
+    fn spawn(server: &McpServer, cmd: &str, root: &Path) -> Result<Stdio_> {
+        let base = match root.as_os_str().is_empty() {
+            true => std::env::current_dir().unwrap_or_default(),
+            false => root.to_path_buf(),
+        };
+        let cwd = server.cwd.as_ref().map_or(base.clone(), |c| base.join(c));
+        let mut child = Command::new(cmd)
+            .args(&server.args)
+            .envs(server.env.iter().map(|(k, v)| (k, v)))
+            .current_dir(&cwd)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| unavailable(server, &format!("`{cmd}` could not be started: {e}")))?;
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = child.stdout.take().expect("piped");
+        let stderr_pipe = child.stderr.take().expect("piped");
+        let stderr = Arc::new(Mutex::new(VecDeque::new()));
+        let tail = stderr.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr_pipe)
+                .lines()
+                .map_while(std::result::Result::ok)
+            {
+                let mut t = tail.lock().unwrap_or_else(|e| e.into_inner());
+                if t.len() == STDERR_LINES {
+                    t.pop_front();
+                }
+                t.push_back(line);
+            }
+        });
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            loop {
+                let mut line = Vec::new();
+                match r.read_until(b'\n', &mut line) {
+                    Ok(0) | Err(_) => return,
+                    Ok(_) => {
+                        if tx.send(line).is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+        });
+        Ok(Stdio_ {
+            child,
+            stdin,
+            lines,
+            stderr,
+            next: 1,
+        })
+    }
+
+    fn request(
+        &mut self,
+        method: &str,
+        params: Value,
+        deadline: Instant,
+        control: Option<&crate::control::Control>,
+    ) -> std::result::Result<Value, Failure> {
+        let id = self.next;
+        self.next += 1;
+        let msg = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        if writeln!(self.stdin, "{msg}")
+            .and_then(|()| self.stdin.flush())
+            .is_err()
+        {
+            return Err(self.gone("its stdin is closed"));
+        }
+        loop {
+            if control.is_some_and(|c| c.is_cancelled()) {
+                self.cancel(id, "cancelled");
+                return Err(if control.is_some_and(|c| c.client_cancelled()) {
+                    Failure::Cancelled
+                } else {
+                    Failure::TimedOut
+                });
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                self.cancel(id, "timed out");
+                return Err(Failure::TimedOut);
+            }
+            let line = match self
+                .lines
+                .recv_timeout(left.min(Duration::from_millis(100)))
+            {
+                Ok(l) => l,
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => return Err(self.gone("it exited")),
+            };
+            // Anything but JSON (a server printing garbage on stdout) is skipped.
+            let Ok(v) = serde_json::from_slice::<Value>(&line) else {
+                continue;
+            };
+            if let Some(answer) = self.answer_of(&v, id) {
+                return answer;
+            }
+        }
+    }
+
+    /// `v` as the answer to request `id`, if it is one; a request of the server's is refused.
+    fn answer_of(&mut self, v: &Value, id: u64) -> Option<std::result::Result<Value, Failure>> {
+        if v.get("method").is_some() {
+            if let Some(their) = v.get("id") {
+                let no = json!({"jsonrpc": "2.0", "id": their, "error": {"code": -32601, "message": "not supported by loopr-tool"}});
+                let _ = writeln!(self.stdin, "{no}");
+            }
+            return None;
+        }
+        if v.get("id").and_then(Value::as_u64) != Some(id) {
+            return None;
+        }
+        Some(match v.get("error") {
+            Some(e) => Err(Failure::Rpc(
+                e["message"].as_str().unwrap_or("error").to_string(),
+            )),
+            None => Ok(v.get("result").cloned().unwrap_or(Value::Null)),
+        })
+    }
+
+    fn cancel(&mut self, id: u64, reason: &str) {
+        let msg = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": id, "reason": reason}});
+        let _ = writeln!(self.stdin, "{msg}");
+    }
+
+    fn gone(&mut self, what: &str) -> Failure {
+        // Give the stderr reader a moment to take the last lines a dying server wrote.
+        std::thread::sleep(Duration::from_millis(50));
+        let status = self
+            .child
+            .try_wait()
+            .ok()
+            .flatten()
+            .map(|s| format!(" ({s})"))
+            .unwrap_or_default();
+        let lines = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
+        let tail = if lines.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; its stderr ended with:\n{}",
+                lines.iter().cloned().collect::<Vec<_>>().join("\n")
+            )
+        };
+        Failure::Gone(format!("{what}{status}{tail}"))
+    }
+}
+
+impl Http {
+    fn new(server: &McpServer, url: &str) -> Result<Http> {
+        let mut headers = server.http_headers.clone();
+        if let Some(var) = &server.bearer_token_env_var {
+            match std::env::var(var).ok().filter(|v| !v.is_empty()) {
+                Some(t) => headers.push(("Authorization".into(), format!("Bearer {t}"))),
+                None => {
+                    return Err(unavailable(
+                        server,
+                        &format!("its token variable {var} is unset or empty"),
+                    ));
+                }
+            }
+        }
+        let agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .build()
+            .new_agent();
+        Ok(Http {
+            url: url.to_string(),
+            headers,
+            session: None,
+            agent,
+            next: 1,
+        })
+    }
+
+    fn post(
+        &mut self,
+        msg: &Value,
+        deadline: Instant,
+    ) -> std::result::Result<Option<Value>, Failure> {
+        let left = deadline
+            .saturating_duration_since(Instant::now())
+            .max(Duration::from_millis(1));
+        let mut req = self
+            .agent
+            .post(&self.url)
+            .config()
+            .timeout_global(Some(left))
+            .build()
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json, text/event-stream");
+        for (k, v) in &self.headers {
+            req = req.header(k.as_str(), v.as_str());
+        }
+        if let Some(s) = &self.session {
+            req = req.header("Mcp-Session-Id", s.as_str());
+        }
+        let resp = req.send(msg.to_string()).map_err(|e| match e {
+            ureq::Error::Timeout(_) => Failure::TimedOut,
+            e => Failure::Gone(format!("{e}")),
+        })?;
+        let status = resp.status().as_u16();
+        if status == 401 || status == 403 {
+            return Err(Failure::Gone(format!(
+                "it answered HTTP {status}: check bearer_token_env_var / http_headers"
+            )));
+        }
+        if let Some(s) = resp
+            .headers()
+            .get("mcp-session-id")
+            .and_then(|v| v.to_str().ok())
+        {
+            self.session = Some(s.to_string());
+        }
+        if status == 202 {
+            return Ok(None);
+        }
+        if !(200..300).contains(&status) {
+            return Err(Failure::Gone(format!("it answered HTTP {status}")));
+        }
+        let sse = resp
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|c| c.starts_with("text/event-stream"));
+        let body = resp
+            .into_body()
+            .read_to_string()
+            .map_err(|e| Failure::Gone(format!("its answer could not be read: {e}")))?;
+        let id = msg.get("id");
+        let messages: Vec<Value> = if sse {
+            body.lines()
+                .filter_map(|l| l.strip_prefix("data:"))
+                .filter_map(|d| serde_json::from_str(d.trim()).ok())
+                .collect()
+        } else {
+            serde_json::from_str(&body).into_iter().collect()
+        };
+        Ok(messages
+            .into_iter()
+            .find(|m| m.get("id") == id && m.get("method").is_none()))
+    }
+
+    fn request(
+        &mut self,
+        method: &str,
+        params: Value,
+        deadline: Instant,
+    ) -> std::result::Result<Value, Failure> {
+        let id = self.next;
+        self.next += 1;
+        let msg = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        match self.post(&msg, deadline)? {
+            Some(v) => match v.get("error") {
+                Some(e) => Err(Failure::Rpc(
+                    e["message"].as_str().unwrap_or("error").to_string(),
+                )),
+                None => Ok(v.get("result").cloned().unwrap_or(Value::Null)),
+            },
+            None => Err(Failure::Gone("it sent no answer".into())),
+        }
+    }
+}
