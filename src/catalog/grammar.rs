@@ -562,6 +562,8 @@ fn check_tool(r: &mut Reader, e: &ToolEntry, key: &Range<usize>, timeout_at: Opt
             key,
             format!("[tools.{}]: `{}` is seed 002's tool, which loopr-tool does not have, so it is not offered; {instead}", e.name, e.name),
         ),
+        // An upstream tool's key: its server is checked once every table is read.
+        (None, None) if e.name.starts_with(crate::policy::UPSTREAM_PREFIX) => {}
         (None, None) if !super::PROJECT_COMMANDS.contains(&e.name.as_str()) => r.problem(
             key,
             format!("[tools.{}]: no tool or alias is named `{}`; give it a `command` to make it a command tool (build, test and validate find theirs)", e.name, e.name),
@@ -693,6 +695,19 @@ fn check_names(r: &mut Reader, cat: &Catalog) {
             || super::target_tool(n).is_some()
             || extra.contains(&n)
     };
+    for t in &cat.tools {
+        if t.name.starts_with(crate::policy::UPSTREAM_PREFIX) && cat.upstream_of(&t.name).is_none()
+        {
+            let at = r.src.find(&format!("[tools.{}]", t.name)).unwrap_or(0);
+            r.problem(
+                &(at..at),
+                format!(
+                    "[tools.{}]: no [mcp_servers] entry offers it (mcp__SERVER__TOOL)",
+                    t.name
+                ),
+            );
+        }
+    }
     for p in &cat.profiles {
         if let (Some(tools), Some(span)) = (&p.tools, &p.tools_at) {
             for t in tools.iter().filter(|t| !known(t)) {

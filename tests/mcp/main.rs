@@ -10,3 +10,4 @@ mod mcp_behaviour;
 mod mcp_client;
 mod mcp_inspector;
 mod mcp_pydantic_ai;
+mod upstream;

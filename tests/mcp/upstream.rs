@@ -1,0 +1,363 @@
+//! `[mcp_servers.NAME]` (SPEC 27.2, 27.3): other MCP servers' tools as `mcp__NAME__TOOL`,
+//! called through `call`, `batch`, `schema` and our own `mcp`, under the catalog's policy. The
+//! upstream is tests/mcp/fake_upstream.py (a server that prints garbage, fails, dies, hangs),
+//! and our own `mcp --http` as a Streamable HTTP upstream.
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use testkit::{Env, Out, finish};
+
+fn fake() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/mcp/fake_upstream.py")
+        .display()
+        .to_string()
+}
+
+/// A catalog outside the root: `[mcp_servers.fake]` (the fake in `mode`) and `extra`.
+fn catalog(env: &Env, fake_mode: &str, extra: &str) -> PathBuf {
+    let file = env.root.parent().unwrap().join("catalog.toml");
+    let text = format!(
+        "[mcp_servers.fake]\ncommand = \"python3\"\nargs = [{:?}, {fake_mode:?}]\ntimeout_ms = 3000\nstartup_timeout_ms = 3000\n{extra}\n",
+        fake()
+    );
+    std::fs::write(&file, text).unwrap();
+    file
+}
+
+fn with(env: &Env, file: &Path, args: &[&str], stdin: &str) -> Out {
+    let mut c = env.cmd();
+    c.arg("--config")
+        .arg(file)
+        .args(args)
+        .write_stdin(stdin.to_string());
+    finish(c)
+}
+
+fn call(env: &Env, file: &Path, tool: &str, input: Value) -> Out {
+    with(
+        env,
+        file,
+        &["call"],
+        &json!({"name": tool, "input": input}).to_string(),
+    )
+}
+
+fn batch(env: &Env, file: &Path, calls: Value) -> Vec<Value> {
+    let out = with(env, file, &["batch"], &calls.to_string());
+    out.json.as_array().unwrap().clone()
+}
+
+#[test]
+fn upstream_tools_are_offered_and_called_under_their_prefixed_names() {
+    let env = Env::new();
+    let file = catalog(&env, "ok", "");
+    let out = with(&env, &file, &["schema", "--for", "mcp"], "");
+    let defs = out.json.as_array().unwrap();
+    let echo = defs
+        .iter()
+        .find(|d| d["name"] == "mcp__fake__echo")
+        .expect("listed");
+    assert_eq!(echo["description"], "Echoes text.");
+    assert_eq!(echo["inputSchema"]["required"], json!(["text"]));
+    assert!(
+        defs.iter().any(|d| d["name"] == "read"),
+        "ours stay offered"
+    );
+    // The garbage line the server printed first is skipped.
+    let out = call(&env, &file, "mcp__fake__echo", json!({"text": "hi"}));
+    out.assert_ok();
+    assert_eq!(out.json["tool"], "mcp__fake__echo");
+    assert_eq!(out.output(), "echo: hi\n");
+    let out = call(&env, &file, "mcp__fake__structured", json!({}));
+    assert_eq!(out.data(), &json!({"a": 1, "b": 2}));
+}
+
+#[test]
+fn upstream_error_is_the_upstreams_is_error_with_its_text() {
+    let env = Env::new();
+    let file = catalog(&env, "ok", "");
+    let out = call(&env, &file, "mcp__fake__fail", json!({}));
+    out.assert_err("upstream_error");
+    assert_eq!(
+        out.json["error"]["message"],
+        "the fake tool failed on purpose"
+    );
+    assert_eq!(out.json["error"]["server"], "fake");
+}
+
+#[test]
+fn tool_unavailable_when_a_server_will_not_start_and_the_other_tools_go_on() {
+    let env = Env::new();
+    let file = catalog(&env, "broken", "");
+    let out = call(&env, &file, "mcp__fake__echo", json!({"text": "x"}));
+    out.assert_err("tool_unavailable");
+    let msg = out.json["error"]["message"].as_str().unwrap();
+    assert!(
+        msg.contains("`fake`") && msg.contains("the config file is missing"),
+        "{msg}"
+    );
+    // schema says so on stderr and lists ours.
+    let out = with(&env, &file, &["schema"], "");
+    assert!(
+        out.json
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["name"] == "read")
+    );
+    // A server that prints only garbage never answers initialize.
+    let file = catalog(&env, "garbage", "");
+    let out = call(&env, &file, "mcp__fake__echo", json!({"text": "x"}));
+    out.assert_err("tool_unavailable");
+    assert!(
+        out.output().contains("did not answer initialize"),
+        "{}",
+        out.output()
+    );
+}
+
+#[test]
+fn tool_unavailable_when_a_server_dies_mid_call_and_the_next_call_restarts_it() {
+    let env = Env::new();
+    let file = catalog(&env, "ok", "");
+    let calls = json!([
+        {"name": "mcp__fake__pid", "input": {}},
+        {"name": "mcp__fake__pid", "input": {}},
+        {"name": "mcp__fake__die", "input": {}},
+        {"name": "mcp__fake__pid", "input": {}},
+    ]);
+    let r = batch(&env, &file, calls);
+    // Kept under batch: one process for both calls.
+    assert_eq!(r[0]["output"], r[1]["output"], "{r:?}");
+    assert_eq!(r[2]["error"]["code"], "tool_unavailable");
+    let died = r[2]["error"]["message"].as_str().unwrap();
+    assert!(died.contains("dying during the call"), "{died}");
+    // Not retried; the next call started it again.
+    assert_eq!(r[3]["ok"], true, "{r:?}");
+    assert_ne!(r[3]["output"], r[0]["output"]);
+}
+
+#[test]
+fn upstream_tools_follow_the_catalogs_policy() {
+    let env = Env::new();
+    env.write_file("secret.txt", "no\n");
+    let extra = r#"disabled_tools = ["structured"]
+
+[tools.mcp__fake__hang]
+timeout_ms = 500
+
+[paths]
+deny = ["secret.txt"]
+
+[profiles.two]
+tools = ["read", "mcp__fake__echo", "mcp__fake__where"]
+
+[[hooks.pre]]
+tools = ["mcp__fake__where"]
+command = "grep -q forbidden && { echo 'not that one'; exit 2; } || exit 0"
+"#;
+    let file = catalog(&env, "ok", extra);
+    call(&env, &file, "mcp__fake__structured", json!({})).assert_err("tool_disabled");
+    let out = call(&env, &file, "mcp__fake__hang", json!({}));
+    out.assert_err("timeout");
+    let out = call(
+        &env,
+        &file,
+        "mcp__fake__where",
+        json!({"path": "secret.txt"}),
+    );
+    out.assert_err("path_denied");
+    let out = call(
+        &env,
+        &file,
+        "mcp__fake__where",
+        json!({"path": "forbidden/x"}),
+    );
+    out.assert_err("blocked_by_hook");
+    assert!(out.output().contains("not that one"));
+    let out = call(
+        &env,
+        &file,
+        "mcp__fake__where",
+        json!({"path": "sub/ok.txt"}),
+    );
+    assert_eq!(
+        out.output(),
+        "given sub/ok.txt\n",
+        "relative paths pass as given"
+    );
+    // A profile offering two of its tools offers exactly those.
+    let out = with(&env, &file, &["--profile", "two", "schema"], "");
+    let names: Vec<&str> = out
+        .json
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["read", "mcp__fake__echo", "mcp__fake__where"]);
+    let out = with(
+        &env,
+        &file,
+        &["--profile", "two", "call"],
+        &json!({"name": "mcp__fake__fail", "input": {}}).to_string(),
+    );
+    out.assert_err("tool_disabled");
+}
+
+#[test]
+fn catalog_check_finds_upstream_problems() {
+    let env = Env::new();
+    let file = env.root.parent().unwrap().join("bad.toml");
+    let long = "x".repeat(60);
+    std::fs::write(
+        &file,
+        format!("[mcp_servers.\"a.b\"]\ncommand = \"x\"\n[mcp_servers.a_b]\ncommand = \"y\"\n[mcp_servers.none]\nargs = []\n[mcp_servers.both]\ncommand = \"x\"\nurl = \"http://h/mcp\"\n[mcp_servers.{long}]\ncommand = \"x\"\n[tools.mcp__nope__x]\n"),
+    )
+    .unwrap();
+    let out = env
+        .cmd()
+        .args(["catalog", "--check"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    for want in [
+        "collide with [mcp_servers.a.b]",
+        "needs `command` (stdio) or `url`",
+        "has both `command` and `url`",
+        "over 64 characters",
+        "no [mcp_servers] entry offers it",
+    ] {
+        assert!(text.contains(want), "{want}: {text}");
+    }
+}
+
+/// Our own stdio `mcp` with the catalog: tools/list and tools/call carry the upstream's tools.
+#[test]
+fn our_mcp_server_offers_and_calls_upstream_tools() {
+    let env = Env::new();
+    let file = catalog(&env, "ok", "");
+    let mut child = env
+        .std_cmd()
+        .arg("--config")
+        .arg(&file)
+        .arg("mcp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut ask = |msg: Value| -> Value {
+        writeln!(stdin, "{msg}").unwrap();
+        serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap()
+    };
+    ask(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}),
+    );
+    let list = ask(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}));
+    let tools = list["result"]["tools"].as_array().unwrap();
+    let echo = tools
+        .iter()
+        .find(|t| t["name"] == "mcp__fake__echo")
+        .expect("listed");
+    assert_eq!(echo["inputSchema"]["properties"]["text"]["type"], "string");
+    let r = ask(
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "mcp__fake__echo", "arguments": {"text": "via mcp"}}}),
+    );
+    assert_eq!(r["result"]["content"][0]["text"], "echo: via mcp\n");
+    assert_eq!(r["result"]["isError"], false);
+    let r = ask(
+        json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "mcp__fake__fail", "arguments": {}}}),
+    );
+    assert_eq!(r["result"]["isError"], true);
+    drop(stdin);
+    child.wait().unwrap();
+}
+
+/// A Streamable HTTP upstream: our own `mcp --http` with a token; a wrong token is
+/// `tool_unavailable` (HTTP 401).
+#[test]
+fn a_streamable_http_upstream_with_a_bearer_token() {
+    let server_env = Env::new();
+    server_env.write_file("far.txt", "from the far side\n");
+    let mut server = server_env
+        .std_cmd()
+        .args([
+            "mcp",
+            "--http",
+            "127.0.0.1:0",
+            "--token-env",
+            "UPSTREAM_TOKEN",
+        ])
+        .env("UPSTREAM_TOKEN", "tok-123")
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let first = BufReader::new(server.stderr.take().unwrap())
+        .lines()
+        .next()
+        .unwrap()
+        .unwrap();
+    let url = first.rsplit_once(' ').unwrap().1.to_string();
+    let env = Env::new()
+        .with_var("FAR_TOKEN", "tok-123")
+        .with_var("BAD_TOKEN", "nope");
+    let file = env.root.parent().unwrap().join("catalog.toml");
+    let cat =
+        |var: &str| format!("[mcp_servers.far]\nurl = {url:?}\nbearer_token_env_var = {var:?}\n");
+    std::fs::write(&file, cat("FAR_TOKEN")).unwrap();
+    let out = call(&env, &file, "mcp__far__read", json!({"path": "far.txt"}));
+    let _ = server.kill();
+    out.assert_ok();
+    assert!(
+        out.output().contains("from the far side"),
+        "{}",
+        out.output()
+    );
+    let _ = server.wait();
+}
+
+#[test]
+fn a_streamable_http_upstream_refusing_the_token_is_tool_unavailable() {
+    let server_env = Env::new();
+    let mut server = server_env
+        .std_cmd()
+        .args([
+            "mcp",
+            "--http",
+            "127.0.0.1:0",
+            "--token-env",
+            "UPSTREAM_TOKEN",
+        ])
+        .env("UPSTREAM_TOKEN", "tok-123")
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let first = BufReader::new(server.stderr.take().unwrap())
+        .lines()
+        .next()
+        .unwrap()
+        .unwrap();
+    let url = first.rsplit_once(' ').unwrap().1.to_string();
+    let env = Env::new().with_var("BAD_TOKEN", "nope");
+    let file = env.root.parent().unwrap().join("catalog.toml");
+    std::fs::write(
+        &file,
+        format!("[mcp_servers.far]\nurl = {url:?}\nbearer_token_env_var = \"BAD_TOKEN\"\n"),
+    )
+    .unwrap();
+    let out = call(&env, &file, "mcp__far__read", json!({"path": "x"}));
+    let _ = server.kill();
+    let _ = server.wait();
+    out.assert_err("tool_unavailable");
+    assert!(out.output().contains("HTTP 401"), "{}", out.output());
+}
