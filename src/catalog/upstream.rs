@@ -20,6 +20,7 @@ use crate::tool::{DynTool, Effect, Hints, Parsed};
 use serde_json::{Value, json};
 use std::collections::{HashMap, VecDeque};
 use std::io::{BufRead, BufReader, Write};
+use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
@@ -336,6 +337,7 @@ impl Drop for Stdio_ {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        crate::tools::run::proc::unspare(self.child.id());
     }
 }
 
@@ -436,8 +438,13 @@ impl Stdio_ {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
+            // A process group of its own: the signals that end a run's or a hook's tree, or a
+            // terminal's Ctrl-C, are not its; it ends when our end of its stdin closes.
+            .process_group(0)
             .spawn()
             .map_err(|e| unavailable(server, &format!("`{cmd}` could not be started: {e}")))?;
+        // Ours to end, not a run's or a hook's: their trees' ends signal every descendant.
+        crate::tools::run::proc::spare(child.id());
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
         let stderr_pipe = child.stderr.take().expect("piped");
@@ -489,11 +496,8 @@ impl Stdio_ {
         let id = self.next;
         self.next += 1;
         let msg = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
-        if writeln!(self.stdin, "{msg}")
-            .and_then(|()| self.stdin.flush())
-            .is_err()
-        {
-            return Err(self.gone("its stdin is closed"));
+        if let Err(e) = writeln!(self.stdin, "{msg}").and_then(|()| self.stdin.flush()) {
+            return Err(self.gone(&format!("writing to it failed ({e})")));
         }
         loop {
             if control.is_some_and(|c| c.is_cancelled()) {
@@ -554,14 +558,14 @@ impl Stdio_ {
 
     fn gone(&mut self, what: &str) -> Failure {
         // Give the stderr reader a moment to take the last lines a dying server wrote.
-        std::thread::sleep(Duration::from_millis(50));
-        let status = self
-            .child
-            .try_wait()
-            .ok()
-            .flatten()
-            .map(|s| format!(" ({s})"))
-            .unwrap_or_default();
+        let mut status = String::new();
+        for _ in 0..10 {
+            std::thread::sleep(Duration::from_millis(20));
+            if let Ok(Some(s)) = self.child.try_wait() {
+                status = format!(" ({s})");
+                break;
+            }
+        }
         let lines = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
         let tail = if lines.is_empty() {
             String::new()

@@ -361,3 +361,126 @@ fn a_streamable_http_upstream_refusing_the_token_is_tool_unavailable() {
     out.assert_err("tool_unavailable");
     assert!(out.output().contains("HTTP 401"), "{}", out.output());
 }
+
+/// The reference servers from npm (SPEC 27.2), pinned, installed by the test like the other
+/// real clients.
+const EVERYTHING: &str = "@modelcontextprotocol/server-everything@2026.8.31";
+const FILESYSTEM: &str = "@modelcontextprotocol/server-filesystem@2026.8.31";
+
+/// `server-everything` and `server-filesystem` wrapped: called through the CLI, `batch` and
+/// our `mcp` driven by the MCP Python SDK, with a profile offering two of their tools and a
+/// pre hook that blocks one call.
+#[test]
+fn the_reference_servers_as_upstreams_through_cli_batch_and_the_python_sdk() {
+    if crate::clients::skipped("the reference MCP servers as upstreams") {
+        return;
+    }
+    let dir = crate::clients::npm_install("mcp-reference-servers", &[EVERYTHING, FILESYSTEM]);
+    let node = crate::clients::node_at_least((20, 0), "22.23.3");
+    let js = |p: &str| {
+        dir.join("node_modules/@modelcontextprotocol")
+            .join(p)
+            .join("dist/index.js")
+    };
+    let env = Env::new();
+    env.write_file("note.txt", "hello from a file\n");
+    env.write_file("blocked.txt", "the hook stops this\n");
+    let file = env.root.parent().unwrap().join("catalog.toml");
+    let cat = format!(
+        r#"[mcp_servers.everything]
+command = {node:?}
+args = [{everything:?}, "stdio"]
+
+[mcp_servers.fs]
+command = {node:?}
+args = [{fs:?}, "."]
+
+[profiles.two]
+tools = ["mcp__everything__echo", "mcp__fs__read_text_file"]
+
+[[hooks.pre]]
+tools = ["mcp__fs__read_text_file"]
+command = "grep -q blocked.txt && {{ echo 'blocked.txt is off limits'; exit 2; }} || exit 0"
+"#,
+        node = node.display().to_string(),
+        everything = js("server-everything").display().to_string(),
+        fs = js("server-filesystem").display().to_string(),
+    );
+    std::fs::write(&file, cat).unwrap();
+    let profile = ["--profile", "two"];
+    // CLI
+    let out = with(
+        &env,
+        &file,
+        &[&profile[..], &["call"]].concat(),
+        &json!({"name": "mcp__everything__echo", "input": {"message": "hi"}}).to_string(),
+    );
+    out.assert_ok();
+    assert_eq!(out.output(), "Echo: hi\n");
+    // batch: a read through the filesystem server, and one the hook blocks.
+    let calls = json!([
+        {"name": "mcp__fs__read_text_file", "input": {"path": "note.txt"}},
+        {"name": "mcp__fs__read_text_file", "input": {"path": "blocked.txt"}},
+        {"name": "mcp__fs__write_file", "input": {"path": "x.txt", "content": "x"}},
+    ]);
+    let out = with(
+        &env,
+        &file,
+        &[&profile[..], &["batch"]].concat(),
+        &calls.to_string(),
+    );
+    let r = out.json.as_array().unwrap();
+    assert_eq!(r[0]["output"], "hello from a file\n", "{r:?}");
+    assert_eq!(r[1]["error"]["code"], "blocked_by_hook");
+    assert_eq!(r[2]["error"]["code"], "tool_disabled", "not in the profile");
+    assert!(!env.path("x.txt").exists());
+    // our mcp, by the official Python SDK
+    let python = crate::clients::python_with_mcp_sdk();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/upstream_client.py");
+    let calls = json!([["mcp__everything__echo", {"message": "via the SDK"}], ["mcp__fs__read_text_file", {"path": "note.txt"}]]);
+    let out = std::process::Command::new(python)
+        .arg(script)
+        .arg(testkit::bin())
+        .arg(&env.root)
+        .arg(&env.state)
+        .arg(&file)
+        .arg("two")
+        .arg(calls.to_string())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        report["tools"],
+        json!(["mcp__everything__echo", "mcp__fs__read_text_file"])
+    );
+    assert_eq!(
+        report["calls"][0],
+        json!({"isError": false, "text": "Echo: via the SDK\n"})
+    );
+    assert_eq!(report["calls"][1]["text"], "hello from a file\n");
+}
+
+/// A run's end signals every descendant of this process; a kept upstream server is not the
+/// run's (it was killed by the first `run` or hook of a batch before it was spared).
+#[test]
+fn a_run_in_the_same_batch_leaves_the_upstream_server_alive() {
+    let env = Env::new();
+    let file = catalog(&env, "ok", "");
+    let calls = json!([
+        {"name": "mcp__fake__pid", "input": {}},
+        {"name": "run", "input": {"command": "echo ran"}},
+        {"name": "mcp__fake__pid", "input": {}},
+    ]);
+    let r = batch(&env, &file, calls);
+    assert_eq!(r[1]["ok"], true, "{r:?}");
+    assert_eq!(r[2]["ok"], true, "{r:?}");
+    assert_eq!(
+        r[0]["output"], r[2]["output"],
+        "the server was restarted: {r:?}"
+    );
+}
