@@ -319,6 +319,16 @@ impl DynTool for UpstreamTool {
     }
 }
 
+/// A JSON-RPC response as its result, or the error it carries.
+fn answer(v: &Value) -> std::result::Result<Value, Failure> {
+    match v.get("error") {
+        Some(e) => Err(Failure::Rpc(
+            e["message"].as_str().unwrap_or("error").to_string(),
+        )),
+        None => Ok(v.get("result").cloned().unwrap_or(Value::Null)),
+    }
+}
+
 /// A live connection to one server.
 enum Conn {
     Stdio(Stdio_),
@@ -543,12 +553,7 @@ impl Stdio_ {
         if v.get("id").and_then(Value::as_u64) != Some(id) {
             return None;
         }
-        Some(match v.get("error") {
-            Some(e) => Err(Failure::Rpc(
-                e["message"].as_str().unwrap_or("error").to_string(),
-            )),
-            None => Ok(v.get("result").cloned().unwrap_or(Value::Null)),
-        })
+        Some(answer(v))
     }
 
     fn cancel(&mut self, id: u64, reason: &str) {
@@ -684,12 +689,7 @@ impl Http {
         self.next += 1;
         let msg = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
         match self.post(&msg, deadline)? {
-            Some(v) => match v.get("error") {
-                Some(e) => Err(Failure::Rpc(
-                    e["message"].as_str().unwrap_or("error").to_string(),
-                )),
-                None => Ok(v.get("result").cloned().unwrap_or(Value::Null)),
-            },
+            Some(v) => answer(&v),
             None => Err(Failure::Gone("it sent no answer".into())),
         }
     }

@@ -281,85 +281,58 @@ fn our_mcp_server_offers_and_calls_upstream_tools() {
     child.wait().unwrap();
 }
 
+/// Our own `mcp --http` with the token `tok-123`, serving `root_file` (name, text): the server
+/// and its URL.
+fn http_upstream(root_file: (&str, &str)) -> (std::process::Child, String, Env) {
+    let env = Env::new();
+    env.write_file(root_file.0, root_file.1);
+    let mut server = env
+        .std_cmd()
+        .args([
+            "mcp",
+            "--http",
+            "127.0.0.1:0",
+            "--token-env",
+            "UPSTREAM_TOKEN",
+        ])
+        .env("UPSTREAM_TOKEN", "tok-123")
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(server.stderr.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    let url = first.rsplit_once(' ').unwrap().1.to_string();
+    (server, url, env)
+}
+
+/// A call of `mcp__far__read` through a catalog whose HTTP upstream takes its token from
+/// `var` (set to `value`).
+fn call_far(url: &str, var: &str, value: &str) -> Out {
+    let env = Env::new().with_var(var, value);
+    let file = env.root.parent().unwrap().join("catalog.toml");
+    let cat = format!("[mcp_servers.far]\nurl = {url:?}\nbearer_token_env_var = {var:?}\n");
+    std::fs::write(&file, cat).unwrap();
+    call(&env, &file, "mcp__far__read", json!({"path": "far.txt"}))
+}
+
 /// A Streamable HTTP upstream: our own `mcp --http` with a token; a wrong token is
 /// `tool_unavailable` (HTTP 401).
 #[test]
 fn a_streamable_http_upstream_with_a_bearer_token() {
-    let server_env = Env::new();
-    server_env.write_file("far.txt", "from the far side\n");
-    let mut server = server_env
-        .std_cmd()
-        .args([
-            "mcp",
-            "--http",
-            "127.0.0.1:0",
-            "--token-env",
-            "UPSTREAM_TOKEN",
-        ])
-        .env("UPSTREAM_TOKEN", "tok-123")
-        .stderr(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    let first = BufReader::new(server.stderr.take().unwrap())
-        .lines()
-        .next()
-        .unwrap()
-        .unwrap();
-    let url = first.rsplit_once(' ').unwrap().1.to_string();
-    let env = Env::new()
-        .with_var("FAR_TOKEN", "tok-123")
-        .with_var("BAD_TOKEN", "nope");
-    let file = env.root.parent().unwrap().join("catalog.toml");
-    let cat =
-        |var: &str| format!("[mcp_servers.far]\nurl = {url:?}\nbearer_token_env_var = {var:?}\n");
-    std::fs::write(&file, cat("FAR_TOKEN")).unwrap();
-    let out = call(&env, &file, "mcp__far__read", json!({"path": "far.txt"}));
+    let (mut server, url, _env) = http_upstream(("far.txt", "from the far side\n"));
+    let good = call_far(&url, "FAR_TOKEN", "tok-123");
+    let bad = call_far(&url, "BAD_TOKEN", "nope");
     let _ = server.kill();
-    out.assert_ok();
+    let _ = server.wait();
+    good.assert_ok();
     assert!(
-        out.output().contains("from the far side"),
+        good.output().contains("from the far side"),
         "{}",
-        out.output()
+        good.output()
     );
-    let _ = server.wait();
-}
-
-#[test]
-fn a_streamable_http_upstream_refusing_the_token_is_tool_unavailable() {
-    let server_env = Env::new();
-    let mut server = server_env
-        .std_cmd()
-        .args([
-            "mcp",
-            "--http",
-            "127.0.0.1:0",
-            "--token-env",
-            "UPSTREAM_TOKEN",
-        ])
-        .env("UPSTREAM_TOKEN", "tok-123")
-        .stderr(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    let first = BufReader::new(server.stderr.take().unwrap())
-        .lines()
-        .next()
-        .unwrap()
-        .unwrap();
-    let url = first.rsplit_once(' ').unwrap().1.to_string();
-    let env = Env::new().with_var("BAD_TOKEN", "nope");
-    let file = env.root.parent().unwrap().join("catalog.toml");
-    std::fs::write(
-        &file,
-        format!("[mcp_servers.far]\nurl = {url:?}\nbearer_token_env_var = \"BAD_TOKEN\"\n"),
-    )
-    .unwrap();
-    let out = call(&env, &file, "mcp__far__read", json!({"path": "x"}));
-    let _ = server.kill();
-    let _ = server.wait();
-    out.assert_err("tool_unavailable");
-    assert!(out.output().contains("HTTP 401"), "{}", out.output());
+    bad.assert_err("tool_unavailable");
+    assert!(bad.output().contains("HTTP 401"), "{}", bad.output());
 }
 
 /// The reference servers from npm (SPEC 27.2), pinned, installed by the test like the other
