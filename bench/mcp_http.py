@@ -57,17 +57,30 @@ class HttpClient:
 
 
 class StdioServer:
-    """One stdio server; requests sent from any thread, answers matched by id."""
+    """One stdio server. `ask` is one request at a time on the calling thread (the latency
+    figure: no thread hand-off in the client); after `share`, requests go from any thread and a
+    reading thread matches the answers by id (the throughput figures)."""
 
     def __init__(self, root):
         self.p = subprocess.Popen([BIN, "--root", root, "mcp"], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.out = self.p.stdout
         self.lock = threading.Lock()
         self.waiting = {}
-        threading.Thread(target=self.pump, daemon=True).start()
-        self.call({"jsonrpc": "2.0", "id": -1, "method": "initialize", "params": {
+        self.ask({"jsonrpc": "2.0", "id": -1, "method": "initialize", "params": {
             "protocolVersion": "2025-11-25", "capabilities": {},
             "clientInfo": {"name": "bench", "version": "1"}}})
+
+    def ask(self, msg):
+        self.p.stdin.write((json.dumps(msg) + "\n").encode())
+        self.p.stdin.flush()
+        while True:
+            r = json.loads(self.out.readline())
+            if r.get("id") == msg["id"]:
+                return r
+
+    def share(self):
+        threading.Thread(target=self.pump, daemon=True).start()
 
     def pump(self):
         for line in self.p.stdout:
@@ -82,6 +95,7 @@ class StdioServer:
         self.waiting[msg["id"]] = slot
         with self.lock:
             self.p.stdin.write((json.dumps(msg) + "\n").encode())
+            self.p.stdin.flush()
         slot[0].wait()
         return slot[1]
 
@@ -169,7 +183,8 @@ def main():
     try:
         h = HttpClient(port)
         h_med, h_p99 = latencies(h.read, CALLS)
-        s_med, s_p99 = latencies(lambda i: stdio.call(read_call(i)), CALLS)
+        s_med, s_p99 = latencies(lambda i: stdio.ask(read_call(i)), CALLS)
+        stdio.share()
         print(f"read of 2 KB, {CALLS} sequential calls (median / p99, µs):")
         print(f"  http  {h_med:8.0f} / {h_p99:8.0f}")
         print(f"  stdio {s_med:8.0f} / {s_p99:8.0f}")
