@@ -114,12 +114,17 @@ pub fn offered(policy: &Policy) -> Vec<Resolved> {
 }
 
 /// What a model is offered with the catalog's upstream MCP servers' tools after ours (SPEC
-/// 27.3): each enabled server is started (cwd `root`) to learn its tools; one that will not
-/// start is said on stderr and left out, and the other tools go on.
-pub fn offered_with_upstream(policy: &Policy, root: &std::path::Path) -> Vec<Resolved> {
+/// 27.3): each server is asked for its tools (started with cwd `root`; the list kept in the
+/// state dir `state` for 10 minutes); one that will not start is said on stderr and left out,
+/// and the other tools go on.
+pub fn offered_with_upstream(
+    policy: &Policy,
+    root: &std::path::Path,
+    state: Option<&std::path::Path>,
+) -> Vec<Resolved> {
     let mut all = offered(policy);
     for server in &policy.catalog.mcp_servers {
-        let listed = match upstream::tools_of(server, root) {
+        let listed = match upstream::tools_of(server, root, state) {
             Ok(l) => l,
             Err(e) => {
                 eprintln!("loopr-tool: {}", e.message);

@@ -57,15 +57,20 @@ struct Kept {
 
 static SERVERS: LazyLock<Mutex<HashMap<String, Arc<Kept>>>> = LazyLock::new(Default::default);
 
-fn kept(server: &McpServer) -> Arc<Kept> {
-    let key = server.url.clone().unwrap_or_else(|| {
+/// What names a server: its URL, or its command line.
+fn key_of(server: &McpServer) -> String {
+    server.url.clone().unwrap_or_else(|| {
         let mut k = vec![
             server.name.clone(),
             server.command.clone().unwrap_or_default(),
         ];
         k.extend(server.args.iter().cloned());
         k.join("\u{0}")
-    });
+    })
+}
+
+fn kept(server: &McpServer) -> Arc<Kept> {
+    let key = key_of(server);
     SERVERS
         .lock()
         .unwrap_or_else(|e| e.into_inner())
@@ -112,13 +117,87 @@ fn failure_error(server: &McpServer, f: Failure, what: &str) -> ToolError {
     }
 }
 
-/// The tools `server` offers (its whole list, before the catalog's filters), starting it when
-/// needed; kept for the life of the process.
-pub fn tools_of(server: &McpServer, root: &Path) -> Result<Vec<Listed>> {
+/// How long a server's tool list kept in the state dir is believed (27.3).
+const LIST_FRESH: Duration = Duration::from_secs(600);
+
+/// Where a server's tool list is kept in the state dir, keyed by its command line or URL.
+fn list_file(state: &Path, server: &McpServer) -> std::path::PathBuf {
+    let hash = xxhash_rust::xxh3::xxh3_64(key_of(server).as_bytes());
+    state.join("mcp-tools").join(format!("{hash:016x}.json"))
+}
+
+/// The list kept in the state dir, when it is this server's and under 10 minutes old.
+fn cached_list(state: &Path, server: &McpServer) -> Option<Vec<Listed>> {
+    let file = list_file(state, server);
+    let age = file.metadata().ok()?.modified().ok()?.elapsed().ok()?;
+    if age > LIST_FRESH {
+        return None;
+    }
+    let kept: Value = serde_json::from_slice(&std::fs::read(&file).ok()?).ok()?;
+    if kept["key"] != key_of(server) {
+        return None;
+    }
+    let tools = kept["tools"].as_array()?;
+    Some(
+        tools
+            .iter()
+            .filter_map(|t| listed_from(server, t))
+            .collect(),
+    )
+}
+
+/// Keeps the list for the next process (a CLI `schema` or `call`); a failure only costs the
+/// next one a listing.
+fn keep_list(state: &Path, server: &McpServer, tools: &[Listed]) {
+    let file = list_file(state, server);
+    let list: Vec<Value> = tools
+        .iter()
+        .map(|t| json!({"name": t.name, "description": t.description, "inputSchema": t.input_schema}))
+        .collect();
+    let body = json!({"key": key_of(server), "tools": list}).to_string();
+    let tmp = file.with_extension(format!("tmp.{}", std::process::id()));
+    let _ = std::fs::create_dir_all(file.parent().unwrap_or(state))
+        .and_then(|()| std::fs::write(&tmp, body))
+        .and_then(|()| std::fs::rename(&tmp, &file));
+}
+
+fn listed_from(server: &McpServer, t: &Value) -> Option<Listed> {
+    let name = t["name"].as_str()?;
+    Some(Listed {
+        name: name.to_string(),
+        offered: server.tool_name(name),
+        description: t["description"].as_str().unwrap_or("").to_string(),
+        input_schema: t
+            .get("inputSchema")
+            .cloned()
+            .unwrap_or_else(|| json!({"type": "object"})),
+    })
+}
+
+/// The tools `server` offers (its whole list, before the catalog's filters): kept for the life
+/// of the process, and for 10 minutes in the state dir (`state`) for the next one; else the
+/// server is started and asked.
+pub fn tools_of(server: &McpServer, root: &Path, state: Option<&Path>) -> Result<Vec<Listed>> {
     let k = kept(server);
     if let Some(t) = k.tools.lock().unwrap_or_else(|e| e.into_inner()).clone() {
         return Ok(t);
     }
+    let tools = match state.and_then(|s| cached_list(s, server)) {
+        Some(t) => t,
+        None => {
+            let t = list_tools(server, root, &k)?;
+            if let Some(s) = state {
+                keep_list(s, server, &t);
+            }
+            t
+        }
+    };
+    *k.tools.lock().unwrap_or_else(|e| e.into_inner()) = Some(tools.clone());
+    Ok(tools)
+}
+
+/// Asks the server for its tools, page by page, starting it when needed.
+fn list_tools(server: &McpServer, root: &Path, k: &Kept) -> Result<Vec<Listed>> {
     let mut conn = k.conn.lock().unwrap_or_else(|e| e.into_inner());
     let c = connected(server, root, &mut conn)?;
     let startup = Duration::from_millis(server.startup_timeout_ms.unwrap_or(STARTUP_MS));
@@ -131,27 +210,13 @@ pub fn tools_of(server: &McpServer, root: &Path) -> Result<Vec<Listed>> {
         let r = c
             .request("tools/list", params, Instant::now() + startup, None)
             .map_err(|f| failure_error(server, f, "tools/list"))?;
-        for t in r["tools"].as_array().into_iter().flatten() {
-            let Some(name) = t["name"].as_str() else {
-                continue;
-            };
-            tools.push(Listed {
-                name: name.to_string(),
-                offered: server.tool_name(name),
-                description: t["description"].as_str().unwrap_or("").to_string(),
-                input_schema: t
-                    .get("inputSchema")
-                    .cloned()
-                    .unwrap_or_else(|| json!({"type": "object"})),
-            });
-        }
+        let page = r["tools"].as_array().into_iter().flatten();
+        tools.extend(page.filter_map(|t| listed_from(server, t)));
         match r.get("nextCursor") {
             Some(c) if !c.is_null() => cursor = Some(c.clone()),
-            _ => break,
+            _ => return Ok(tools),
         }
     }
-    *k.tools.lock().unwrap_or_else(|e| e.into_inner()) = Some(tools.clone());
-    Ok(tools)
 }
 
 /// A tool some kept server listed, by its offered name.
@@ -183,7 +248,7 @@ fn connected<'a>(
 fn call(ctx: &Ctx, server: &McpServer, tool: &str, args: Value) -> Result<Success> {
     let k = kept(server);
     // The upstream's own name for the cleaned one the model called.
-    let name = tools_of(server, &ctx.root)?
+    let name = tools_of(server, &ctx.root, Some(&ctx.state_dir))?
         .into_iter()
         .find(|t| crate::policy::clean_name(&t.name) == tool)
         .map_or_else(|| tool.to_string(), |t| t.name);

@@ -297,7 +297,9 @@ pub fn run(g: &Globals, request: Request) -> ExitStatus {
                 .clone()
                 .or_else(|| std::env::current_dir().ok())
                 .unwrap_or_default();
-            let offered = crate::dispatch::offered_with_upstream(&g.policy, &root);
+            let state = crate::context::Ctx::new(g).ok().map(|c| c.state_dir);
+            let offered =
+                crate::dispatch::offered_with_upstream(&g.policy, &root, state.as_deref());
             for w in &wanted {
                 if !offered.iter().any(|r| r.name() == w.as_str()) {
                     let names: Vec<&str> = offered.iter().map(|r| r.name()).collect();

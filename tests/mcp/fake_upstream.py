@@ -18,6 +18,11 @@ if mode == "garbage":
         print("this is not JSON-RPC", flush=True)
         time.sleep(0.2)
 
+import os
+
+if os.environ.get("FAKE_STARTS"):
+    with open(os.environ["FAKE_STARTS"], "a") as f:
+        f.write(f"{os.getpid()}\n")
 print("a stray line that is not JSON", flush=True)
 TOOLS = [
     {"name": "echo", "description": "Echoes text.",
@@ -68,7 +73,6 @@ for line in sys.stdin:
         elif name == "structured":
             result = {"content": [{"type": "text", "text": "two numbers"}], "structuredContent": {"a": 1, "b": 2}}
         elif name == "pid":
-            import os
             result = text(str(os.getpid()))
         else:
             send({"jsonrpc": "2.0", "id": mid, "error": {"code": -32602, "message": f"no tool {name}"}})

@@ -457,3 +457,35 @@ fn a_run_in_the_same_batch_leaves_the_upstream_server_alive() {
         "the server was restarted: {r:?}"
     );
 }
+
+/// The CLI keeps a server's tool list in the state dir for 10 minutes (SPEC 27.3): a second
+/// `schema` starts no server; a call still starts it, to call.
+#[test]
+fn the_cli_keeps_a_servers_tool_list_in_the_state_dir() {
+    let env = Env::new();
+    let starts = env.root.parent().unwrap().join("starts.txt");
+    let extra = format!(
+        "env = {{ FAKE_STARTS = {:?} }}",
+        starts.display().to_string()
+    );
+    let file = catalog(&env, "ok", &extra);
+    let count = || std::fs::read_to_string(&starts).map_or(0, |s| s.lines().count());
+    for _ in 0..2 {
+        let out = with(&env, &file, &["schema"], "");
+        assert!(
+            out.json
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|d| d["name"] == "mcp__fake__echo")
+        );
+    }
+    assert_eq!(count(), 1, "the second schema started the server again");
+    let kept = std::fs::read_dir(env.state.join("mcp-tools"))
+        .unwrap()
+        .count();
+    assert_eq!(kept, 1);
+    let out = call(&env, &file, "mcp__fake__echo", json!({"text": "cached"}));
+    assert_eq!(out.output(), "echo: cached\n");
+    assert_eq!(count(), 2);
+}

@@ -324,11 +324,14 @@ impl Server {
             }
             "ping" | "logging/setLevel" => out.result(&id, complete(json!({}), false)),
             "tools/list" => {
-                let root = self.globals_for_call().root.unwrap_or_default();
-                let list: Vec<Value> = dispatch::offered_with_upstream(&self.policy, &root)
-                    .iter()
-                    .map(|r| wire::definition(r, self.structured))
-                    .collect();
+                let g = self.globals_for_call();
+                let state = crate::context::Ctx::new(&g).ok().map(|c| c.state_dir);
+                let root = g.root.unwrap_or_default();
+                let list: Vec<Value> =
+                    dispatch::offered_with_upstream(&self.policy, &root, state.as_deref())
+                        .iter()
+                        .map(|r| wire::definition(r, self.structured))
+                        .collect();
                 out.result(&id, complete(json!({"tools": list}), true));
             }
             "tools/call" => self.call(id, params, stateless, out),
