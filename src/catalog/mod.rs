@@ -208,7 +208,13 @@ fn apply_with(
     let listed = profile.as_ref().and_then(|p| p.tools.clone());
     let names: Vec<String> = match listed {
         Some(l) => l,
-        None if !catalog.tools.is_empty() => catalog.tools.iter().map(|t| t.name.clone()).collect(),
+        // Keys that only tune an upstream tool (27.3) do not narrow ours.
+        None if catalog.tools.iter().any(|t| !is_upstream_key(t)) => catalog
+            .tools
+            .iter()
+            .filter(|t| !is_upstream_key(t))
+            .map(|t| t.name.clone())
+            .collect(),
         None => tools::TOOLS
             .iter()
             .map(|t| t.name())
@@ -360,6 +366,10 @@ impl Admission for Policy {
 }
 
 /// The names offered, for messages.
+fn is_upstream_key(t: &ToolEntry) -> bool {
+    t.name.starts_with(crate::policy::UPSTREAM_PREFIX)
+}
+
 /// An upstream MCP server's tool (SPEC 27.3): offered from `[mcp_servers]` whatever `[tools]`
 /// holds, narrowed by the profile's list, its `[tools.NAME]` key's `enabled`, the server's
 /// `enabled_tools`/`disabled_tools`, and read-only mode (an upstream tool may change anything).

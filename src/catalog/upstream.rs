@@ -296,6 +296,62 @@ fn result(server: &McpServer, r: &Value) -> Result<Success> {
     Ok(Success::new(text, data))
 }
 
+/// A result over the catalog's `max_output_bytes` (27.3): its whole text is kept in the state
+/// dir as a finished job's log, and the cut output's trailer names `jobs` `action: output`
+/// with the id and the offset to go on from.
+fn kept_for_paging(ctx: &Ctx, name: &str, mut success: Success, max: u64) -> Result<Success> {
+    use crate::tools::run::record::{self, Job, State};
+    let whole = std::mem::take(&mut success.output);
+    let job = Job {
+        id: String::new(),
+        command: format!("{name} (an upstream MCP tool's result)"),
+        description: None,
+        cwd: ".".into(),
+        background: false,
+        started_at: crate::state::now(),
+        started_ms: record::now_ms(),
+        state: State::Exited,
+        exit_code: Some(0),
+        signal: None,
+        duration_ms: Some(0),
+        output_bytes: Some(whole.len() as u64),
+        owner: None,
+        keeper: None,
+        kill_requested: false,
+        read_offset: 0,
+        processes_ended: 0,
+        note: None,
+        interactive: false,
+    };
+    let job = record::begin(ctx, job)?;
+    let log = record::log_path(&crate::state::session_dir(ctx), &job.id);
+    std::fs::create_dir_all(log.parent().unwrap_or(&ctx.state_dir))
+        .and_then(|()| std::fs::write(&log, &whole))
+        .map_err(|e| {
+            ToolError::new(
+                Code::IoError,
+                format!("the whole result could not be kept: {e}"),
+            )
+        })?;
+    let max = usize::try_from(max).unwrap_or(usize::MAX);
+    let mut keep = max.saturating_sub(200).min(whole.len());
+    while !whole.is_char_boundary(keep) {
+        keep -= 1;
+    }
+    let cut = whole[..keep].rfind('\n').map_or(keep, |i| i + 1);
+    let mut out = whole[..cut].to_string();
+    if !out.ends_with('\n') && !out.is_empty() {
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "[output cut to {cut} of {} bytes by the catalog's max_output_bytes; the whole result is kept: jobs {{\"action\": \"output\", \"id\": \"{}\", \"offset\": {cut}}} pages the rest]\n",
+        whole.len(),
+        job.id
+    ));
+    success.output = out;
+    Ok(success)
+}
+
 /// `paths.deny` on the arguments that name paths (27.2). Relative paths are passed as given.
 fn check_paths(ctx: &Ctx, args: &Value) -> Result<()> {
     let Some(rules) = ctx.rules() else {
@@ -380,7 +436,14 @@ impl DynTool for UpstreamTool {
             ));
         };
         check_paths(ctx, &args)?;
-        call(ctx, server, &tool, args)
+        let success = call(ctx, server, &tool, args)?;
+        let cap = ctx.call.entry.as_ref().and_then(|e| e.max_output_bytes);
+        match cap {
+            Some(max) if success.output.len() as u64 > max => {
+                kept_for_paging(ctx, &name, success, max)
+            }
+            _ => Ok(success),
+        }
     }
 }
 

@@ -34,6 +34,7 @@ TOOLS = [
      "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}}},
     {"name": "structured", "description": "Answers with structuredContent.", "inputSchema": {"type": "object"}},
     {"name": "pid", "description": "Its process id.", "inputSchema": {"type": "object"}},
+    {"name": "big", "description": "500 lines.", "inputSchema": {"type": "object"}},
 ]
 
 
@@ -72,6 +73,8 @@ for line in sys.stdin:
             result = text("given " + args.get("path", "?"))
         elif name == "structured":
             result = {"content": [{"type": "text", "text": "two numbers"}], "structuredContent": {"a": 1, "b": 2}}
+        elif name == "big":
+            result = text("".join(f"line {i}\n" for i in range(1, 501)))
         elif name == "pid":
             result = text(str(os.getpid()))
         else:

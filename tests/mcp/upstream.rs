@@ -489,3 +489,37 @@ fn the_cli_keeps_a_servers_tool_list_in_the_state_dir() {
     assert_eq!(out.output(), "echo: cached\n");
     assert_eq!(count(), 2);
 }
+
+/// A result over `max_output_bytes` is cut, and its whole text kept for `jobs` to page from
+/// the offset the trailer names (SPEC 27.3).
+#[test]
+fn a_cut_upstream_result_is_paged_with_jobs() {
+    let env = Env::new();
+    let file = catalog(
+        &env,
+        "ok",
+        "\n[tools.mcp__fake__big]\nmax_output_bytes = 1000\n",
+    );
+    let out = call(&env, &file, "mcp__fake__big", json!({}));
+    out.assert_ok();
+    let text = out.output();
+    assert!(text.len() <= 1000, "{}", text.len());
+    assert!(text.starts_with("line 1\nline 2\n"));
+    let at = text.find("jobs {").expect("the trailer names jobs");
+    let page: Value = serde_json::from_str(text[at + 5..].split(" pages").next().unwrap()).unwrap();
+    assert_eq!(page["action"], "output");
+    let rest = with(
+        &env,
+        &file,
+        &["call"],
+        &json!({"name": "jobs", "input": page}).to_string(),
+    );
+    rest.assert_ok();
+    let kept_lines = text.lines().filter(|l| l.starts_with("line ")).count();
+    assert!(
+        rest.output()
+            .starts_with(&format!("line {}\n", kept_lines + 1)),
+        "{}",
+        rest.output()
+    );
+}
