@@ -405,6 +405,8 @@ impl Resolved {
         // The hooks of every tool that runs (SPEC 31.4), decided before anything runs.
         let runs = match (own_call, &input) {
             (Some(a), Some(input)) => a.tools_run(ctx, input),
+            // An upstream tool is known to the hooks by the name called (27.3).
+            _ if ran.name() == UPSTREAM_TOOL => vec![],
             _ => vec![ran.name()],
         };
         if let Some(given) = given {

@@ -241,6 +241,9 @@ pub fn offered_definition(r: &crate::dispatch::Resolved, flavor: Flavor, strict:
         // An upstream server's own schema, as it gave it (not made strict: it is theirs).
         let mut def = definition_with(r.tool, t.input_schema, flavor, false);
         rename(&mut def, flavor, r.name(), &r.description());
+        if flavor == Flavor::Mcp {
+            def["annotations"]["title"] = t.name.into();
+        }
         return def;
     }
     let theirs = match r.alias {

@@ -61,6 +61,7 @@ fn upstream_tools_are_offered_and_called_under_their_prefixed_names() {
         .find(|d| d["name"] == "mcp__fake__echo")
         .expect("listed");
     assert_eq!(echo["description"], "Echoes text.");
+    assert_eq!(echo["annotations"]["title"], "echo");
     assert_eq!(echo["inputSchema"]["required"], json!(["text"]));
     assert!(
         defs.iter().any(|d| d["name"] == "read"),
@@ -158,9 +159,15 @@ tools = ["read", "mcp__fake__echo", "mcp__fake__where"]
 [[hooks.pre]]
 tools = ["mcp__fake__where"]
 command = "grep -q forbidden && { echo 'not that one'; exit 2; } || exit 0"
+
+[[hooks.pre]]
+matcher = "^mcp__fake__echo$"
+command = "grep -q '\"tool\":\"mcp__fake__echo\"' || { echo 'the hook saw another tool name'; exit 2; }"
 "#;
     let file = catalog(&env, "ok", extra);
     call(&env, &file, "mcp__fake__structured", json!({})).assert_err("tool_disabled");
+    // A hook selected by a matcher sees the upstream tool's own name.
+    call(&env, &file, "mcp__fake__echo", json!({"text": "x"})).assert_ok();
     let out = call(&env, &file, "mcp__fake__hang", json!({}));
     out.assert_err("timeout");
     let out = call(
