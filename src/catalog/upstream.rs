@@ -23,7 +23,8 @@ use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{RecvTimeoutError, Sender, channel};
 use std::sync::{Arc, LazyLock, Mutex};
 use std::time::{Duration, Instant};
 
@@ -51,7 +52,7 @@ pub struct Listed {
 /// A kept server: its connection (None until started, or after it died) and its tools.
 #[derive(Default)]
 struct Kept {
-    conn: Mutex<Option<Conn>>,
+    conn: Mutex<Option<Arc<Conn>>>,
     tools: Mutex<Option<Vec<Listed>>>,
 }
 
@@ -198,8 +199,7 @@ pub fn tools_of(server: &McpServer, root: &Path, state: Option<&Path>) -> Result
 
 /// Asks the server for its tools, page by page, starting it when needed.
 fn list_tools(server: &McpServer, root: &Path, k: &Kept) -> Result<Vec<Listed>> {
-    let mut conn = k.conn.lock().unwrap_or_else(|e| e.into_inner());
-    let c = connected(server, root, &mut conn)?;
+    let c = connected(server, root, k)?;
     let startup = Duration::from_millis(server.startup_timeout_ms.unwrap_or(STARTUP_MS));
     let mut tools = vec![];
     let mut cursor: Option<Value> = None;
@@ -209,7 +209,7 @@ fn list_tools(server: &McpServer, root: &Path, k: &Kept) -> Result<Vec<Listed>> 
             .map_or_else(|| json!({}), |c| json!({"cursor": c}));
         let r = c
             .request("tools/list", params, Instant::now() + startup, None)
-            .map_err(|f| failure_error(server, f, "tools/list"))?;
+            .map_err(|f| lost(k, &c, server, f, "tools/list"))?;
         let page = r["tools"].as_array().into_iter().flatten();
         tools.extend(page.filter_map(|t| listed_from(server, t)));
         match r.get("nextCursor") {
@@ -232,16 +232,28 @@ pub fn listed(offered: &str) -> Option<Listed> {
     })
 }
 
-/// The started connection, starting the server when there is none.
-fn connected<'a>(
-    server: &McpServer,
-    root: &Path,
-    conn: &'a mut Option<Conn>,
-) -> Result<&'a mut Conn> {
-    if conn.is_none() {
-        *conn = Some(Conn::start(server, root)?);
+/// The started connection, starting the server when there is none. The lock is held only for
+/// that: calls to one server run side by side, their answers matched by id.
+fn connected(server: &McpServer, root: &Path, k: &Kept) -> Result<Arc<Conn>> {
+    let mut conn = k.conn.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(c) = &*conn {
+        return Ok(c.clone());
     }
-    Ok(conn.as_mut().expect("just set"))
+    let c = Arc::new(Conn::start(server, root)?);
+    *conn = Some(c.clone());
+    Ok(c)
+}
+
+/// The error for a failed exchange on `c`; a server that is gone is forgotten, so the next
+/// call starts it again (not this one: it may have changed something).
+fn lost(k: &Kept, c: &Arc<Conn>, server: &McpServer, f: Failure, what: &str) -> ToolError {
+    if matches!(f, Failure::Gone(_)) {
+        let mut conn = k.conn.lock().unwrap_or_else(|e| e.into_inner());
+        if conn.as_ref().is_some_and(|now| Arc::ptr_eq(now, c)) {
+            *conn = None;
+        }
+    }
+    failure_error(server, f, what)
 }
 
 /// Calls `tool` (its offered name's upstream tool) with `args`.
@@ -252,19 +264,13 @@ fn call(ctx: &Ctx, server: &McpServer, tool: &str, args: Value) -> Result<Succes
         .into_iter()
         .find(|t| crate::policy::clean_name(&t.name) == tool)
         .map_or_else(|| tool.to_string(), |t| t.name);
-    let mut conn = k.conn.lock().unwrap_or_else(|e| e.into_inner());
-    let c = connected(server, &ctx.root, &mut conn)?;
+    let c = connected(server, &ctx.root, &k)?;
     let limit = Duration::from_millis(server.timeout_ms.unwrap_or(CALL_MS));
     let deadline = Instant::now() + ctx.control.remaining().map_or(limit, |r| r.min(limit));
     let params = json!({"name": name, "arguments": args});
     match c.request("tools/call", params, deadline, Some(&ctx.control)) {
         Ok(r) => result(server, &r),
-        Err(f) => {
-            if matches!(f, Failure::Gone(_)) {
-                *conn = None; // the next call starts it again
-            }
-            Err(failure_error(server, f, &format!("the call of `{name}`")))
-        }
+        Err(f) => Err(lost(&k, &c, server, f, &format!("the call of `{name}`"))),
     }
 }
 
@@ -457,34 +463,39 @@ fn answer(v: &Value) -> std::result::Result<Value, Failure> {
     }
 }
 
-/// A live connection to one server.
+/// A live connection to one server, shared by the calls in flight.
 enum Conn {
     Stdio(Stdio_),
     Http(Http),
 }
 
+/// Requests waiting for their answer, by id; cleared (every waiter woken) when the server's
+/// stdout closes.
+type Waiting = Arc<Mutex<Option<HashMap<u64, Sender<Value>>>>>;
+
 struct Stdio_ {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<Vec<u8>>,
+    child: Mutex<Child>,
+    stdin: Arc<Mutex<ChildStdin>>,
+    waiting: Waiting,
     stderr: Arc<Mutex<VecDeque<String>>>,
-    next: u64,
+    next: AtomicU64,
 }
 
 impl Drop for Stdio_ {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        crate::tools::run::proc::unspare(self.child.id());
+        let child = self.child.get_mut().unwrap_or_else(|e| e.into_inner());
+        let _ = child.kill();
+        let _ = child.wait();
+        crate::tools::run::proc::unspare(child.id());
     }
 }
 
 struct Http {
     url: String,
     headers: Vec<(String, String)>,
-    session: Option<String>,
+    session: Mutex<Option<String>>,
     agent: ureq::Agent,
-    next: u64,
+    next: AtomicU64,
 }
 
 const CLIENT_INFO: &str = "loopr-tool";
@@ -498,7 +509,7 @@ impl Conn {
     fn start(server: &McpServer, root: &Path) -> Result<Conn> {
         let startup =
             Instant::now() + Duration::from_millis(server.startup_timeout_ms.unwrap_or(STARTUP_MS));
-        let mut c = match (&server.command, &server.url) {
+        let c = match (&server.command, &server.url) {
             (Some(cmd), _) => Conn::Stdio(Stdio_::spawn(server, cmd, root)?),
             (None, Some(url)) => Conn::Http(Http::new(server, url)?),
             (None, None) => return Err(unavailable(server, "it has neither `command` nor `url`")),
@@ -521,27 +532,15 @@ impl Conn {
 
     fn stderr_tail(&self) -> String {
         match self {
-            Conn::Stdio(s) => {
-                let lines = s.stderr.lock().unwrap_or_else(|e| e.into_inner());
-                if lines.is_empty() {
-                    String::new()
-                } else {
-                    format!(
-                        "; its stderr ended with:\n{}",
-                        lines.iter().cloned().collect::<Vec<_>>().join("\n")
-                    )
-                }
-            }
+            Conn::Stdio(s) => s.stderr_tail(),
             Conn::Http(_) => String::new(),
         }
     }
 
-    fn notify(&mut self, method: &str) {
+    fn notify(&self, method: &str) {
         let msg = json!({"jsonrpc": "2.0", "method": method});
         match self {
-            Conn::Stdio(s) => {
-                let _ = writeln!(s.stdin, "{msg}");
-            }
+            Conn::Stdio(s) => s.send(&msg),
             Conn::Http(h) => {
                 let _ = h.post(&msg, Instant::now() + Duration::from_secs(5));
             }
@@ -549,7 +548,7 @@ impl Conn {
     }
 
     fn request(
-        &mut self,
+        &self,
         method: &str,
         params: Value,
         deadline: Instant,
@@ -576,65 +575,58 @@ impl Stdio_ {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            // A process group of its own: the signals that end a run's or a hook's tree, or a
-            // terminal's Ctrl-C, are not its; it ends when our end of its stdin closes.
+            // A process group of its own: a terminal's Ctrl-C is not its; it ends when our end
+            // of its stdin closes.
             .process_group(0)
             .spawn()
             .map_err(|e| unavailable(server, &format!("`{cmd}` could not be started: {e}")))?;
         // Ours to end, not a run's or a hook's: their trees' ends signal every descendant.
         crate::tools::run::proc::spare(child.id());
-        let stdin = child.stdin.take().expect("piped");
+        let stdin = Arc::new(Mutex::new(child.stdin.take().expect("piped")));
+        let stderr = keep_tail(child.stderr.take().expect("piped"));
+        let waiting: Waiting = Arc::new(Mutex::new(Some(HashMap::new())));
+        let (w, to) = (waiting.clone(), stdin.clone());
         let stdout = child.stdout.take().expect("piped");
-        let stderr_pipe = child.stderr.take().expect("piped");
-        let stderr = Arc::new(Mutex::new(VecDeque::new()));
-        let tail = stderr.clone();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr_pipe)
-                .lines()
-                .map_while(std::result::Result::ok)
-            {
-                let mut t = tail.lock().unwrap_or_else(|e| e.into_inner());
-                if t.len() == STDERR_LINES {
-                    t.pop_front();
-                }
-                t.push_back(line);
-            }
-        });
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            loop {
-                let mut line = Vec::new();
-                match r.read_until(b'\n', &mut line) {
-                    Ok(0) | Err(_) => return,
-                    Ok(_) => {
-                        if tx.send(line).is_err() {
-                            return;
-                        }
-                    }
-                }
-            }
-        });
+        std::thread::spawn(move || route_answers(stdout, &w, &to));
         Ok(Stdio_ {
-            child,
+            child: Mutex::new(child),
             stdin,
-            lines,
+            waiting,
             stderr,
-            next: 1,
+            next: AtomicU64::new(1),
         })
     }
 
+    fn send(&self, msg: &Value) {
+        let mut stdin = self.stdin.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = writeln!(stdin, "{msg}").and_then(|()| stdin.flush());
+    }
+
     fn request(
-        &mut self,
+        &self,
         method: &str,
         params: Value,
         deadline: Instant,
         control: Option<&crate::control::Control>,
     ) -> std::result::Result<Value, Failure> {
-        let id = self.next;
-        self.next += 1;
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = channel();
+        match self
+            .waiting
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_mut()
+        {
+            Some(w) => w.insert(id, tx),
+            None => return Err(self.gone("it exited")),
+        };
         let msg = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
-        if let Err(e) = writeln!(self.stdin, "{msg}").and_then(|()| self.stdin.flush()) {
+        let written = {
+            let mut stdin = self.stdin.lock().unwrap_or_else(|e| e.into_inner());
+            writeln!(stdin, "{msg}").and_then(|()| stdin.flush())
+        };
+        if let Err(e) = written {
+            self.forget(id);
             return Err(self.gone(&format!("writing to it failed ({e})")));
         }
         loop {
@@ -651,65 +643,107 @@ impl Stdio_ {
                 self.cancel(id, "timed out");
                 return Err(Failure::TimedOut);
             }
-            let line = match self
-                .lines
-                .recv_timeout(left.min(Duration::from_millis(100)))
-            {
-                Ok(l) => l,
+            match rx.recv_timeout(left.min(Duration::from_millis(100))) {
+                Ok(v) => return answer(&v),
                 Err(RecvTimeoutError::Timeout) => continue,
                 Err(RecvTimeoutError::Disconnected) => return Err(self.gone("it exited")),
-            };
-            // Anything but JSON (a server printing garbage on stdout) is skipped.
-            let Ok(v) = serde_json::from_slice::<Value>(&line) else {
-                continue;
-            };
-            if let Some(answer) = self.answer_of(&v, id) {
-                return answer;
             }
         }
     }
 
-    /// `v` as the answer to request `id`, if it is one; a request of the server's is refused.
-    fn answer_of(&mut self, v: &Value, id: u64) -> Option<std::result::Result<Value, Failure>> {
-        if v.get("method").is_some() {
-            if let Some(their) = v.get("id") {
-                let no = json!({"jsonrpc": "2.0", "id": their, "error": {"code": -32601, "message": "not supported by loopr-tool"}});
-                let _ = writeln!(self.stdin, "{no}");
-            }
-            return None;
+    fn forget(&self, id: u64) {
+        if let Some(w) = self
+            .waiting
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_mut()
+        {
+            w.remove(&id);
         }
-        if v.get("id").and_then(Value::as_u64) != Some(id) {
-            return None;
-        }
-        Some(answer(v))
     }
 
-    fn cancel(&mut self, id: u64, reason: &str) {
-        let msg = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": id, "reason": reason}});
-        let _ = writeln!(self.stdin, "{msg}");
+    fn cancel(&self, id: u64, reason: &str) {
+        self.forget(id);
+        self.send(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": id, "reason": reason}}));
     }
 
-    fn gone(&mut self, what: &str) -> Failure {
+    fn stderr_tail(&self) -> String {
+        let lines = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
+        if lines.is_empty() {
+            return String::new();
+        }
+        let lines: Vec<String> = lines.iter().cloned().collect();
+        format!("; its stderr ended with:\n{}", lines.join("\n"))
+    }
+
+    fn gone(&self, what: &str) -> Failure {
         // Give the stderr reader a moment to take the last lines a dying server wrote.
         let mut status = String::new();
         for _ in 0..10 {
             std::thread::sleep(Duration::from_millis(20));
-            if let Ok(Some(s)) = self.child.try_wait() {
+            let mut child = self.child.lock().unwrap_or_else(|e| e.into_inner());
+            if let Ok(Some(s)) = child.try_wait() {
                 status = format!(" ({s})");
                 break;
             }
         }
-        let lines = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
-        let tail = if lines.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "; its stderr ended with:\n{}",
-                lines.iter().cloned().collect::<Vec<_>>().join("\n")
-            )
-        };
-        Failure::Gone(format!("{what}{status}{tail}"))
+        Failure::Gone(format!("{what}{status}{}", self.stderr_tail()))
     }
+}
+
+/// Keeps the last lines a server writes on stderr, for the errors that quote them.
+fn keep_tail(pipe: std::process::ChildStderr) -> Arc<Mutex<VecDeque<String>>> {
+    let tail = Arc::new(Mutex::new(VecDeque::new()));
+    let kept = tail.clone();
+    std::thread::spawn(move || {
+        let lines = BufReader::new(pipe).lines();
+        for line in lines.map_while(std::result::Result::ok) {
+            let mut t = kept.lock().unwrap_or_else(|e| e.into_inner());
+            if t.len() == STDERR_LINES {
+                t.pop_front();
+            }
+            t.push_back(line);
+        }
+    });
+    tail
+}
+
+/// Reads a server's stdout: each answer goes to the request waiting for its id; a request of
+/// the server's is refused; anything but JSON (a stray print) is skipped. At EOF every waiter
+/// is woken.
+fn route_answers(stdout: std::process::ChildStdout, waiting: &Waiting, stdin: &Mutex<ChildStdin>) {
+    let mut r = BufReader::new(stdout);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match r.read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        let Ok(v) = serde_json::from_slice::<Value>(&line) else {
+            continue;
+        };
+        if v.get("method").is_some() {
+            if let Some(their) = v.get("id") {
+                let no = json!({"jsonrpc": "2.0", "id": their, "error": {"code": -32601, "message": "not supported by loopr-tool"}});
+                let mut stdin = stdin.lock().unwrap_or_else(|e| e.into_inner());
+                let _ = writeln!(stdin, "{no}").and_then(|()| stdin.flush());
+            }
+            continue;
+        }
+        let Some(id) = v.get("id").and_then(Value::as_u64) else {
+            continue;
+        };
+        let to = waiting
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_mut()
+            .and_then(|w| w.remove(&id));
+        if let Some(to) = to {
+            let _ = to.send(v);
+        }
+    }
+    *waiting.lock().unwrap_or_else(|e| e.into_inner()) = None;
 }
 
 impl Http {
@@ -733,17 +767,13 @@ impl Http {
         Ok(Http {
             url: url.to_string(),
             headers,
-            session: None,
+            session: Mutex::new(None),
             agent,
-            next: 1,
+            next: AtomicU64::new(1),
         })
     }
 
-    fn post(
-        &mut self,
-        msg: &Value,
-        deadline: Instant,
-    ) -> std::result::Result<Option<Value>, Failure> {
+    fn post(&self, msg: &Value, deadline: Instant) -> std::result::Result<Option<Value>, Failure> {
         let left = deadline
             .saturating_duration_since(Instant::now())
             .max(Duration::from_millis(1));
@@ -758,7 +788,12 @@ impl Http {
         for (k, v) in &self.headers {
             req = req.header(k.as_str(), v.as_str());
         }
-        if let Some(s) = &self.session {
+        let session = self
+            .session
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        if let Some(s) = &session {
             req = req.header("Mcp-Session-Id", s.as_str());
         }
         let resp = req.send(msg.to_string()).map_err(|e| match e {
@@ -776,7 +811,7 @@ impl Http {
             .get("mcp-session-id")
             .and_then(|v| v.to_str().ok())
         {
-            self.session = Some(s.to_string());
+            *self.session.lock().unwrap_or_else(|e| e.into_inner()) = Some(s.to_string());
         }
         if status == 202 {
             return Ok(None);
@@ -808,13 +843,12 @@ impl Http {
     }
 
     fn request(
-        &mut self,
+        &self,
         method: &str,
         params: Value,
         deadline: Instant,
     ) -> std::result::Result<Value, Failure> {
-        let id = self.next;
-        self.next += 1;
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
         let msg = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
         match self.post(&msg, deadline)? {
             Some(v) => answer(&v),

@@ -14,7 +14,7 @@ use testkit::Env;
 const TOKEN: &str = "s3cret-token-for-tests";
 
 /// A running `mcp --http 127.0.0.1:0`; killed on drop.
-struct Http {
+pub(crate) struct Http {
     child: Child,
     port: u16,
     stderr: Arc<Mutex<String>>,
@@ -30,7 +30,7 @@ impl Drop for Http {
 impl Http {
     /// Starts the server with `args` after `mcp --http 127.0.0.1:0` and the token in
     /// LOOPR_TEST_TOKEN (named by `--token-env` unless `args` says otherwise).
-    fn start(env: &Env, args: &[&str]) -> Http {
+    pub(crate) fn start(env: &Env, args: &[&str]) -> Http {
         let mut cmd = env.std_cmd();
         cmd.args(["mcp", "--http", "127.0.0.1:0"])
             .args(args)
@@ -64,7 +64,7 @@ impl Http {
     }
 
     /// Sends a request; `headers` replace the defaults of the same name (Host, Authorization).
-    fn send(&self, method: &str, headers: &[(&str, &str)], body: &[u8]) -> TcpStream {
+    pub(crate) fn send(&self, method: &str, headers: &[(&str, &str)], body: &[u8]) -> TcpStream {
         let mut s = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
         s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
         let host = format!("127.0.0.1:{}", self.port);
@@ -98,12 +98,12 @@ impl Http {
         s
     }
 
-    fn post(&self, headers: &[(&str, &str)], msg: &Value) -> Reply {
+    pub(crate) fn post(&self, headers: &[(&str, &str)], msg: &Value) -> Reply {
         Reply::read(self.send("POST", headers, msg.to_string().as_bytes()))
     }
 
     /// `initialize`: the new session's id.
-    fn initialize(&self) -> String {
+    pub(crate) fn initialize(&self) -> String {
         let r = self.post(&[], &init(1));
         assert_eq!(r.status, 200, "{}", r.text());
         r.header("mcp-session-id")
@@ -117,7 +117,7 @@ fn init(id: i64) -> Value {
         "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}})
 }
 
-fn call(id: i64, name: &str, args: Value) -> Value {
+pub(crate) fn call(id: i64, name: &str, args: Value) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": name, "arguments": args}})
 }
 
@@ -126,7 +126,7 @@ fn with_progress(mut msg: Value) -> Value {
     msg
 }
 
-struct Reply {
+pub(crate) struct Reply {
     status: u16,
     headers: Vec<(String, String)>,
     body: Vec<u8>,
@@ -134,7 +134,7 @@ struct Reply {
 
 impl Reply {
     /// Reads a whole response (the connection is `close`), de-chunked.
-    fn read(s: TcpStream) -> Reply {
+    pub(crate) fn read(s: TcpStream) -> Reply {
         let mut r = BufReader::new(s);
         let (status, headers) = read_head(&mut r);
         let mut raw = Vec::new();
@@ -161,7 +161,7 @@ impl Reply {
         String::from_utf8_lossy(&self.body).into_owned()
     }
 
-    fn json(&self) -> Value {
+    pub(crate) fn json(&self) -> Value {
         serde_json::from_slice(&self.body)
             .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text()))
     }
@@ -210,7 +210,7 @@ fn dechunk(mut raw: &[u8]) -> Vec<u8> {
     out
 }
 
-fn session(sid: &str) -> [(&str, &str); 1] {
+pub(crate) fn session(sid: &str) -> [(&str, &str); 1] {
     [("Mcp-Session-Id", sid)]
 }
 

@@ -530,3 +530,31 @@ fn a_cut_upstream_result_is_paged_with_jobs() {
         rest.output()
     );
 }
+
+/// Calls of different HTTP sessions to one upstream server run side by side: one session's
+/// hanging call does not hold back another's (answers are matched by id).
+#[test]
+fn calls_of_two_sessions_to_one_upstream_run_side_by_side() {
+    use crate::http::{Http, Reply, call as rpc, session};
+    let env = Env::new();
+    let file = catalog(&env, "ok", "");
+    let s = Http::start(&env, &["--no-auth", "--config", file.to_str().unwrap()]);
+    let (a, b) = (s.initialize(), s.initialize());
+    let hang = rpc(1, "mcp__fake__hang", json!({}));
+    let started = std::time::Instant::now();
+    let pending = s.send("POST", &session(&a), hang.to_string().as_bytes());
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let r = s
+        .post(
+            &session(&b),
+            &rpc(2, "mcp__fake__echo", json!({"text": "b"})),
+        )
+        .json();
+    assert!(
+        started.elapsed() < std::time::Duration::from_millis(2500),
+        "held back"
+    );
+    assert_eq!(r["result"]["content"][0]["text"], "echo: b\n");
+    let timed_out = Reply::read(pending).json();
+    assert_eq!(timed_out["result"]["isError"], true);
+}
