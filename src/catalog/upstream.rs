@@ -278,9 +278,18 @@ fn call(ctx: &Ctx, server: &McpServer, tool: &str, args: Value) -> Result<Succes
 /// `upstream_error`, `structuredContent` as `data`.
 fn result(server: &McpServer, r: &Value) -> Result<Success> {
     let mut text = String::new();
+    let mut images = vec![];
     for block in r["content"].as_array().into_iter().flatten() {
         let piece = match block["type"].as_str() {
             Some("text") => block["text"].as_str().unwrap_or("").to_string(),
+            Some("image") => match image_of(block) {
+                Some(image) => {
+                    let said = format!("[image: {}]", image["mime"].as_str().unwrap_or("?"));
+                    images.push(image);
+                    said
+                }
+                None => "[image content]".into(),
+            },
             Some(other) => format!("[{other} content]"),
             None => continue,
         };
@@ -295,11 +304,29 @@ fn result(server: &McpServer, r: &Value) -> Result<Success> {
     if !text.ends_with('\n') {
         text.push('\n');
     }
-    let data = r
-        .get("structuredContent")
-        .cloned()
-        .unwrap_or_else(|| json!({"server": server.name}));
+    let mut data = match r.get("structuredContent") {
+        Some(Value::Object(o)) => Value::Object(o.clone()),
+        Some(other) => json!({"server": server.name, "structured": other}),
+        None => json!({"server": server.name}),
+    };
+    // Images as ours (18.2): the first as `data.image`, the others in `data.files`, so mcp
+    // sends each as an image block after the text.
+    let mut images = images.into_iter();
+    if let Some(first) = images.next() {
+        data["image"] = first;
+    }
+    let rest: Vec<Value> = images.map(|i| json!({"image": i})).collect();
+    if !rest.is_empty() {
+        data["files"] = Value::Array(rest);
+    }
     Ok(Success::new(text, data))
+}
+
+/// An MCP image block as our `data.image`.
+fn image_of(block: &Value) -> Option<Value> {
+    let base64 = block["data"].as_str()?;
+    let mime = block["mimeType"].as_str()?;
+    Some(json!({"mime": mime, "bytes": base64.len() / 4 * 3, "base64": base64}))
 }
 
 /// A result over the catalog's `max_output_bytes` (27.3): its whole text is kept in the state

@@ -35,6 +35,7 @@ TOOLS = [
     {"name": "structured", "description": "Answers with structuredContent.", "inputSchema": {"type": "object"}},
     {"name": "pid", "description": "Its process id.", "inputSchema": {"type": "object"}},
     {"name": "big", "description": "500 lines.", "inputSchema": {"type": "object"}},
+    {"name": "image", "description": "A text and an image.", "inputSchema": {"type": "object"}},
 ]
 
 
@@ -73,6 +74,10 @@ for line in sys.stdin:
             result = text("given " + args.get("path", "?"))
         elif name == "structured":
             result = {"content": [{"type": "text", "text": "two numbers"}], "structuredContent": {"a": 1, "b": 2}}
+        elif name == "image":
+            png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+            result = {"content": [{"type": "text", "text": "a dot"},
+                                  {"type": "image", "data": png, "mimeType": "image/png"}]}
         elif name == "big":
             result = text("".join(f"line {i}\n" for i in range(1, 501)))
         elif name == "pid":

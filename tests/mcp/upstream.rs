@@ -284,6 +284,15 @@ fn our_mcp_server_offers_and_calls_upstream_tools() {
         json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "mcp__fake__fail", "arguments": {}}}),
     );
     assert_eq!(r["result"]["isError"], true);
+    // An image block comes back as an image block, after the text.
+    let r = ask(
+        json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "mcp__fake__image", "arguments": {}}}),
+    );
+    let content = &r["result"]["content"];
+    assert_eq!(content[0]["text"], "a dot\n[image: image/png]\n");
+    assert_eq!(content[1]["type"], "image");
+    assert_eq!(content[1]["mimeType"], "image/png");
+    assert!(content[1]["data"].as_str().unwrap().starts_with("iVBOR"));
     drop(stdin);
     child.wait().unwrap();
 }
