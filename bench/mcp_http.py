@@ -5,7 +5,9 @@
    keep-alive connection, one session) and stdio (one request in flight), and their ratio.
 2. Throughput at 1, 8 and 64 concurrent clients: HTTP, each client its own connection and
    session, reading in a loop; stdio, one server with that many requests in flight. Calls/s.
-3. 100 clients x 100 reads over HTTP, each client its own session and its own file: every
+3. `ping` over HTTP against the TypeScript SDK's Streamable HTTP transport (server-everything's
+   `streamableHttp` mode, when EVERYTHING_JS names its dist/index.js): the same call on both.
+4. 100 clients x 100 reads over HTTP, each client its own session and its own file: every
    answer must be that client's file (0 lost, 0 crossed).
 
 The client is Python (one process, threads): at 64 clients it may be the bottleneck, so the
@@ -50,7 +52,16 @@ class HttpClient:
         body = r.read()
         if r.status != 200:
             raise RuntimeError(f"HTTP {r.status}: {body[:200]!r}")
+        if r.getheader("Content-Type", "").startswith("text/event-stream"):
+            # The TypeScript SDK answers with SSE: the message is the event with our id.
+            data = [l[5:].strip() for l in body.decode().splitlines() if l.startswith("data:")]
+            events = [json.loads(d) for d in data if d]
+            found = [e for e in events if e.get("id") == msg.get("id")]
+            return found[0], r.getheader("Mcp-Session-Id")
         return json.loads(body), r.getheader("Mcp-Session-Id")
+
+    def ping(self, i):
+        return self.post({"jsonrpc": "2.0", "id": i, "method": "ping"})[0]
 
     def read(self, i, path="a.txt"):
         return self.post(read_call(i, path))[0]
@@ -174,6 +185,42 @@ def hundred_by_hundred(port, root):
     return lost[0], crossed[0], time.perf_counter() - t
 
 
+def peer_ping(port):
+    """`ping` over HTTP against the TypeScript SDK's Streamable HTTP transport, as
+    server-everything serves it (EVERYTHING_JS=path/to/server-everything/dist/index.js; skipped
+    without it): the same call on both, so the framing is what differs."""
+    js = os.environ.get("EVERYTHING_JS")
+    if not js:
+        print("ping vs the TypeScript SDK: skipped (set EVERYTHING_JS)")
+        return
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        peer_port = s.getsockname()[1]
+    peer = subprocess.Popen(["node", js, "streamableHttp"], env=dict(os.environ, PORT=str(peer_port)),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        while "listening" not in peer.stderr.readline():
+            pass
+        ours, _ = latencies_ok(HttpClient(port).ping, CALLS)
+        theirs, _ = latencies_ok(HttpClient(peer_port).ping, CALLS)
+        print(f"ping over HTTP, median µs: ours {ours:.0f}, the TypeScript SDK's {theirs:.0f}"
+              f" (ratio {theirs / ours:.2f})")
+    finally:
+        peer.kill()
+
+
+def latencies_ok(call, n):
+    out = []
+    for i in range(n):
+        t = time.perf_counter()
+        r = call(i)
+        out.append(time.perf_counter() - t)
+        assert "result" in r, r
+    out.sort()
+    return statistics.median(out) * 1e6, out[int(len(out) * 0.99) - 1] * 1e6
+
+
 def main():
     root = tempfile.mkdtemp(prefix="bench-mcp-http-")
     with open(os.path.join(root, "a.txt"), "w") as f:
@@ -203,6 +250,7 @@ def main():
             ht = throughput(lambda: HttpClient(port).read, n, per)
             st = throughput(stdio_client, n, per)
             print(f"  {n:3d} clients: http {ht:8.0f}  stdio {st:8.0f}  ratio {ht / st:.2f}")
+        peer_ping(port)
         lost, crossed, took = hundred_by_hundred(port, root)
         print(f"100 clients x 100 reads over http: {lost} lost, {crossed} crossed, {took:.1f} s")
         if lost or crossed:
