@@ -72,7 +72,7 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)')
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call')
             [CompletionResult]::new('batch', 'batch', [CompletionResultType]::ParameterValue, 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel')
-            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve every tool over the Model Context Protocol on stdio')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve every tool over the Model Context Protocol on stdio, or over Streamable HTTP with --http')
             [CompletionResult]::new('catalog', 'catalog', [CompletionResultType]::ParameterValue, 'Print the effective catalog as TOML (defaults merged, profile applied), or check a catalog file')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -882,6 +882,10 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             break
         }
         'loopr-tool;mcp' {
+            [CompletionResult]::new('--http', '--http', [CompletionResultType]::ParameterName, 'Serve over MCP''s Streamable HTTP on ADDR:PORT, endpoint /mcp (port 0: any free port, printed on stderr)')
+            [CompletionResult]::new('--token-env', '--token-env', [CompletionResultType]::ParameterName, 'The environment variable holding the bearer token clients must send (required unless --no-auth; removed from the environment of every command run starts)')
+            [CompletionResult]::new('--session-idle-s', '--session-idle-s', [CompletionResultType]::ParameterName, 'A session idle this long expires (HTTP)')
+            [CompletionResult]::new('--allow-host', '--allow-host', [CompletionResultType]::ParameterName, 'Also accept this Host name (besides loopback names and IP addresses), e.g. a reverse proxy''s')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]')
@@ -891,6 +895,7 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('--hub', '--hub', [CompletionResultType]::ParameterName, 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog''s [loops] hub, else the git repository, else the root]')
             [CompletionResult]::new('--client', '--client', [CompletionResultType]::ParameterName, 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp''s clientInfo]')
             [CompletionResult]::new('--structured', '--structured', [CompletionResultType]::ParameterName, 'Declare an outputSchema per tool and add structuredContent {output, data} to results (env LOOPR_MCP_STRUCTURED=1)')
+            [CompletionResult]::new('--no-auth', '--no-auth', [CompletionResultType]::ParameterName, 'Serve without a token: accepted only on a loopback address')
             [CompletionResult]::new('--no-sandbox', '--no-sandbox', [CompletionResultType]::ParameterName, 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]')
             [CompletionResult]::new('--no-read-check', '--no-read-check', [CompletionResultType]::ParameterName, 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]')
             [CompletionResult]::new('--allow-private', '--allow-private', [CompletionResultType]::ParameterName, 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]')
@@ -955,7 +960,7 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)')
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call')
             [CompletionResult]::new('batch', 'batch', [CompletionResultType]::ParameterValue, 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel')
-            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve every tool over the Model Context Protocol on stdio')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve every tool over the Model Context Protocol on stdio, or over Streamable HTTP with --http')
             [CompletionResult]::new('catalog', 'catalog', [CompletionResultType]::ParameterValue, 'Print the effective catalog as TOML (defaults merged, profile applied), or check a catalog file')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break

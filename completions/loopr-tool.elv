@@ -69,7 +69,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand schema 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)'
             cand call 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call'
             cand batch 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
-            cand mcp 'Serve every tool over the Model Context Protocol on stdio'
+            cand mcp 'Serve every tool over the Model Context Protocol on stdio, or over Streamable HTTP with --http'
             cand catalog 'Print the effective catalog as TOML (defaults merged, profile applied), or check a catalog file'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -847,6 +847,10 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand --help 'Print help'
         }
         &'loopr-tool;mcp'= {
+            cand --http 'Serve over MCP''s Streamable HTTP on ADDR:PORT, endpoint /mcp (port 0: any free port, printed on stderr)'
+            cand --token-env 'The environment variable holding the bearer token clients must send (required unless --no-auth; removed from the environment of every command run starts)'
+            cand --session-idle-s 'A session idle this long expires (HTTP)'
+            cand --allow-host 'Also accept this Host name (besides loopback names and IP addresses), e.g. a reverse proxy''s'
             cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
             cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
             cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
@@ -856,6 +860,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand --hub 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog''s [loops] hub, else the git repository, else the root]'
             cand --client 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp''s clientInfo]'
             cand --structured 'Declare an outputSchema per tool and add structuredContent {output, data} to results (env LOOPR_MCP_STRUCTURED=1)'
+            cand --no-auth 'Serve without a token: accepted only on a loopback address'
             cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
             cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
             cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -918,7 +923,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand schema 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)'
             cand call 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call'
             cand batch 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
-            cand mcp 'Serve every tool over the Model Context Protocol on stdio'
+            cand mcp 'Serve every tool over the Model Context Protocol on stdio, or over Streamable HTTP with --http'
             cand catalog 'Print the effective catalog as TOML (defaults merged, profile applied), or check a catalog file'
             cand help 'Print this message or the help of the given subcommand(s)'
         }

@@ -3,6 +3,7 @@
 //! policy (SPEC 19) is applied here, once: which names exist, their limits and their hooks.
 
 use crate::catalog::Admission;
+use crate::catalog::upstream::{self, UPSTREAM_TOOL};
 use crate::catalog::{COMMAND_TOOL, Exposure, Policy, READ_ONLY_CALLS, hooks, limits};
 use crate::context::{CallPolicy, Ctx, Globals};
 use crate::control::Control;
@@ -63,6 +64,14 @@ pub fn find(policy: &Policy, name: &str) -> Result<Resolved> {
 }
 
 fn resolved(policy: &Policy, exposure: Exposure) -> Resolved {
+    if exposure.tool == UPSTREAM_TOOL {
+        return Resolved {
+            tool: &upstream::UPSTREAM,
+            alias: None,
+            pinned: false,
+            exposure,
+        };
+    }
     if exposure.tool == COMMAND_TOOL {
         return Resolved {
             tool: &tools::command::Command,
@@ -104,6 +113,33 @@ pub fn offered(policy: &Policy) -> Vec<Resolved> {
         .collect()
 }
 
+/// What a model is offered with the catalog's upstream MCP servers' tools after ours (SPEC
+/// 27.3): each server is asked for its tools (started with cwd `root`; the list kept in the
+/// state dir `state` for 10 minutes); one that will not start is said on stderr and left out,
+/// and the other tools go on.
+pub fn offered_with_upstream(
+    policy: &Policy,
+    root: &std::path::Path,
+    state: Option<&std::path::Path>,
+) -> Vec<Resolved> {
+    let mut all = offered(policy);
+    for server in &policy.catalog.mcp_servers {
+        let listed = match upstream::tools_of(server, root, state) {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("loopr-tool: {}", e.message);
+                continue;
+            }
+        };
+        for t in listed {
+            if let Ok(exposure) = policy.admit(&t.offered) {
+                all.push(resolved(policy, exposure));
+            }
+        }
+    }
+    all
+}
+
 /// A name as it stands without the catalog (the CLI's `session show` and `catalog`, which a
 /// harness may always use from the command line: SPEC 24.3).
 pub fn unrestricted(name: &str) -> Option<Resolved> {
@@ -128,11 +164,18 @@ impl Resolved {
 
     /// The name the envelope carries: the tool that ran (a command tool's own name).
     fn shown_name(&self, ran: &'static dyn DynTool) -> &str {
-        if ran.name() == COMMAND_TOOL {
+        if ran.name() == COMMAND_TOOL || ran.name() == UPSTREAM_TOOL {
             &self.exposure.name
         } else {
             ran.name()
         }
+    }
+
+    /// The upstream tool this name calls, as its server listed it (SPEC 27.2).
+    pub fn upstream(&self) -> Option<upstream::Listed> {
+        (self.tool.name() == UPSTREAM_TOOL)
+            .then(|| upstream::listed(&self.exposure.name))
+            .flatten()
     }
 
     /// The description a model reads: the catalog's, else the tool's own.
@@ -143,6 +186,9 @@ impl Resolved {
         }
         if self.tool.name() == COMMAND_TOOL {
             return tools::command::describe(&self.exposure.name, entry);
+        }
+        if let Some(t) = self.upstream() {
+            return t.description;
         }
         if let Some(d) = self.alias.and_then(|a| a.description) {
             return d.to_string();
@@ -391,6 +437,8 @@ impl Resolved {
         // The hooks of every tool that runs (SPEC 31.4), decided before anything runs.
         let runs = match (own_call, &input) {
             (Some(a), Some(input)) => a.tools_run(ctx, input),
+            // An upstream tool is known to the hooks by the name called (27.3).
+            _ if ran.name() == UPSTREAM_TOOL => vec![],
             _ => vec![ran.name()],
         };
         if let Some(given) = given {

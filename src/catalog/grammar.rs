@@ -4,7 +4,7 @@
 //! problem, and `catalog --check` must list every one with its line and column (24.3). Each
 //! table's keys are looked up in `TABLES`; anything else is an unknown key.
 
-use super::{Catalog, Hook, Lane, Mode, Profile, ToolEntry};
+use super::{Catalog, Hook, Lane, McpServer, Mode, Profile, ToolEntry};
 use serde::Serialize;
 use std::ops::Range;
 use toml::Spanned;
@@ -18,6 +18,8 @@ enum Kind {
     Int,
     Bool,
     StrList,
+    /// A table of strings (an upstream server's `env`, `http_headers`).
+    StrMap,
     /// One of the listed words.
     Word(&'static [&'static str]),
 }
@@ -69,8 +71,30 @@ const LOOPS_KEYS: &[(&str, Kind)] = &[("hub", Kind::Str)];
 const CLIENT_KEYS: &[(&str, Kind)] = &[("max_result_chars", Kind::Int)];
 /// A result under this could not say what it holds and how to go on.
 const MIN_RESULT_CHARS: u64 = 1_000;
+const MCP_SERVER_KEYS: &[(&str, Kind)] = &[
+    ("command", Kind::Str),
+    ("args", Kind::StrList),
+    ("env", Kind::StrMap),
+    ("cwd", Kind::Str),
+    ("url", Kind::Str),
+    ("bearer_token_env_var", Kind::Str),
+    ("http_headers", Kind::StrMap),
+    ("enabled_tools", Kind::StrList),
+    ("disabled_tools", Kind::StrList),
+    ("timeout_ms", Kind::Int),
+    ("startup_timeout_ms", Kind::Int),
+];
 const TOP_KEYS: &[&str] = &[
-    "tools", "profiles", "paths", "run", "hooks", "search", "project", "loops", "client",
+    "tools",
+    "profiles",
+    "paths",
+    "run",
+    "hooks",
+    "search",
+    "project",
+    "loops",
+    "mcp_servers",
+    "client",
 ];
 
 pub use crate::policy::{MAX_TIMEOUT_MS, RUN_MAX_TIMEOUT_MS};
@@ -89,6 +113,7 @@ enum Val {
     Int(u64),
     Bool(bool),
     List(Vec<String>),
+    Map(Vec<(String, String)>),
 }
 
 struct Reader<'s> {
@@ -141,6 +166,12 @@ impl Fields {
     }
     fn list(&mut self, key: &str) -> Vec<String> {
         self.list_at(key).map(|(l, _)| l).unwrap_or_default()
+    }
+    fn map(&mut self, key: &str) -> Vec<(String, String)> {
+        match self.take(key) {
+            Some((Val::Map(m), _)) => m,
+            _ => vec![],
+        }
     }
 }
 
@@ -233,12 +264,29 @@ impl Reader<'_> {
                 }
                 Some(Val::List(out))
             }
+            (Kind::StrMap, DeValue::Table(t)) => {
+                let mut out = vec![];
+                for (k, item) in t.iter() {
+                    match item.get_ref() {
+                        DeValue::String(s) => out.push((k.get_ref().to_string(), s.to_string())),
+                        other => {
+                            self.problem(
+                                &item.span(),
+                                format!("{what} holds strings, not a {}", other.type_str()),
+                            );
+                            return None;
+                        }
+                    }
+                }
+                Some(Val::Map(out))
+            }
             (kind, other) => {
                 let want = match kind {
                     Kind::Str | Kind::Word(_) => "a string",
                     Kind::Int => "an integer",
                     Kind::Bool => "true or false",
                     Kind::StrList => "an array of strings",
+                    Kind::StrMap => "a table of strings",
                 };
                 self.problem(
                     &span,
@@ -320,6 +368,7 @@ pub fn read_knowing(src: &str, known: &[&str]) -> (Catalog, Vec<Problem>) {
                 }
             }
             "hooks" => read_hooks(&mut r, v, &mut cat),
+            "mcp_servers" => read_mcp_servers(&mut r, v, &mut cat),
             "search" => {
                 if let Some(t) = r.sub(v, "[search]") {
                     let mut f = r.fields(t, "[search]", SEARCH_KEYS);
@@ -374,6 +423,72 @@ pub fn read_knowing(src: &str, known: &[&str]) -> (Catalog, Vec<Problem>) {
     check_names(&mut r, &cat);
     r.problems.sort_by_key(|p| (p.line, p.column));
     (cat, r.problems)
+}
+
+/// `[mcp_servers.NAME]` (SPEC 27.2): stdio or Streamable HTTP, not both; a name that collides
+/// with another's after cleaning, or whose tools' prefix leaves no room under 64 characters, is
+/// a problem (27.3).
+fn read_mcp_servers(r: &mut Reader, v: &Spanned<DeValue>, cat: &mut Catalog) {
+    let Some(t) = r.sub(v, "[mcp_servers]") else {
+        return;
+    };
+    for (k, v) in t.iter() {
+        let name = k.get_ref().to_string();
+        let what = format!("[mcp_servers.{name}]");
+        let Some(table) = r.sub(v, &what) else {
+            continue;
+        };
+        let mut f = r.fields(table, &what, MCP_SERVER_KEYS);
+        let s = McpServer {
+            name: name.clone(),
+            command: f.str("command"),
+            args: f.list("args"),
+            env: f.map("env"),
+            cwd: f.str("cwd"),
+            url: f.str("url"),
+            bearer_token_env_var: f.str("bearer_token_env_var"),
+            http_headers: f.map("http_headers"),
+            enabled_tools: f.list_at("enabled_tools").map(|(l, _)| l),
+            disabled_tools: f.list("disabled_tools"),
+            timeout_ms: f.int_at("timeout_ms").map(|(n, _)| n),
+            startup_timeout_ms: f.int_at("startup_timeout_ms").map(|(n, _)| n),
+        };
+        let span = k.span();
+        match (&s.command, &s.url) {
+            (None, None) => r.problem(
+                &span,
+                format!("{what} needs `command` (stdio) or `url` (Streamable HTTP)"),
+            ),
+            (Some(_), Some(_)) => r.problem(
+                &span,
+                format!("{what} has both `command` and `url`; give one"),
+            ),
+            _ => {}
+        }
+        let cleaned = crate::policy::clean_name(&name);
+        if let Some(other) = cat
+            .mcp_servers
+            .iter()
+            .find(|o| crate::policy::clean_name(&o.name) == cleaned)
+        {
+            r.problem(
+                &span,
+                format!(
+                    "{what}: its tools' names (mcp__{cleaned}__…) collide with [mcp_servers.{}]'s",
+                    other.name
+                ),
+            );
+        }
+        if s.tool_name("x").len() > 64 {
+            r.problem(
+                &span,
+                format!(
+                    "{what}: the name is too long: its tools' names would be over 64 characters"
+                ),
+            );
+        }
+        cat.mcp_servers.push(s);
+    }
 }
 
 fn read_tools(r: &mut Reader, v: &Spanned<DeValue>, cat: &mut Catalog) {
@@ -468,6 +583,8 @@ fn check_tool(r: &mut Reader, e: &ToolEntry, key: &Range<usize>, timeout_at: Opt
             key,
             format!("[tools.{}]: `{}` is seed 002's tool, which loopr-tool does not have, so it is not offered; {instead}", e.name, e.name),
         ),
+        // An upstream tool's key: its server is checked once every table is read.
+        (None, None) if e.name.starts_with(crate::policy::UPSTREAM_PREFIX) => {}
         (None, None) if !super::PROJECT_COMMANDS.contains(&e.name.as_str()) => r.problem(
             key,
             format!("[tools.{}]: no tool or alias is named `{}`; give it a `command` to make it a command tool (build, test and validate find theirs)", e.name, e.name),
@@ -594,10 +711,24 @@ fn read_hooks(r: &mut Reader, v: &Spanned<DeValue>, cat: &mut Catalog) {
 fn check_names(r: &mut Reader, cat: &Catalog) {
     let extra = r.known;
     let known = |n: &str| {
-        cat.tools.iter().any(|t| t.name == n)
+        cat.upstream_of(n).is_some()
+            || cat.tools.iter().any(|t| t.name == n)
             || super::target_tool(n).is_some()
             || extra.contains(&n)
     };
+    for t in &cat.tools {
+        if t.name.starts_with(crate::policy::UPSTREAM_PREFIX) && cat.upstream_of(&t.name).is_none()
+        {
+            let at = r.src.find(&format!("[tools.{}]", t.name)).unwrap_or(0);
+            r.problem(
+                &(at..at),
+                format!(
+                    "[tools.{}]: no [mcp_servers] entry offers it (mcp__SERVER__TOOL)",
+                    t.name
+                ),
+            );
+        }
+    }
     for p in &cat.profiles {
         if let (Some(tools), Some(span)) = (&p.tools, &p.tools_at) {
             for t in tools.iter().filter(|t| !known(t)) {

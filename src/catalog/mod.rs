@@ -11,6 +11,7 @@ pub mod grammar;
 pub mod hooks;
 pub mod limits;
 pub mod print;
+pub mod upstream;
 pub use crate::policy::project;
 
 use crate::dialects;
@@ -26,7 +27,8 @@ pub const PROJECT_COMMANDS: &[&str] = &["build", "test", "validate"];
 
 pub use crate::policy::Extra;
 pub use crate::policy::{
-    COMMAND_TOOL, Catalog, Exposure, Hook, Lane, Mode, Options, Policy, Profile, ToolEntry,
+    COMMAND_TOOL, Catalog, Exposure, Hook, Lane, McpServer, Mode, Options, Policy, Profile,
+    ToolEntry,
 };
 
 /// Tools that change nothing, exposed in read-only mode (SPEC 19.2, seed 003's plan mode).
@@ -207,7 +209,13 @@ fn apply_with(
     let listed = profile.as_ref().and_then(|p| p.tools.clone());
     let names: Vec<String> = match listed {
         Some(l) => l,
-        None if !catalog.tools.is_empty() => catalog.tools.iter().map(|t| t.name.clone()).collect(),
+        // Keys that only tune an upstream tool (27.3) do not narrow ours.
+        None if catalog.tools.iter().any(|t| !is_upstream_key(t)) => catalog
+            .tools
+            .iter()
+            .filter(|t| !is_upstream_key(t))
+            .map(|t| t.name.clone())
+            .collect(),
         None => tools::TOOLS
             .iter()
             .map(|t| t.name())
@@ -283,6 +291,9 @@ impl Admission for Policy {
         if let Some(e) = self.exposed.iter().find(|e| e.name == name) {
             return Ok(e.clone());
         }
+        if let Some((server, tool)) = self.catalog.upstream_of(name) {
+            return admit_upstream(self, name, server, &tool);
+        }
         let key = self.catalog.tools.iter().find(|t| t.name == name);
         let tool = match key {
             Some(k) if is_command_beside(&self.extra, k) => Some(COMMAND_TOOL),
@@ -356,6 +367,43 @@ impl Admission for Policy {
 }
 
 /// The names offered, for messages.
+fn is_upstream_key(t: &ToolEntry) -> bool {
+    t.name.starts_with(crate::policy::UPSTREAM_PREFIX)
+}
+
+/// An upstream MCP server's tool (SPEC 27.3): offered from `[mcp_servers]` whatever `[tools]`
+/// holds, narrowed by the profile's list, its `[tools.NAME]` key's `enabled`, the server's
+/// `enabled_tools`/`disabled_tools`, and read-only mode (an upstream tool may change anything).
+fn admit_upstream(p: &Policy, name: &str, server: &McpServer, tool: &str) -> Result<Exposure> {
+    let key = p.catalog.tools.iter().find(|t| t.name == name);
+    let off = key.is_some_and(|k| !k.enabled);
+    let profile_list = p
+        .profile
+        .as_ref()
+        .and_then(|n| p.catalog.profiles.iter().find(|x| &x.name == n))
+        .and_then(|x| x.tools.as_ref());
+    let left_out = !server.allows(tool);
+    if off
+        || left_out
+        || p.read_only()
+        || profile_list.is_some_and(|l| !l.iter().any(|t| t == name))
+    {
+        let mut e = p.disabled(name, name, off);
+        if left_out {
+            e.message = format!(
+                "`{name}` is left out by enabled_tools/disabled_tools of [mcp_servers.{}]",
+                server.name
+            );
+        }
+        return Err(e);
+    }
+    Ok(Exposure {
+        name: name.to_string(),
+        tool: upstream::UPSTREAM_TOOL,
+        entry: key.cloned(),
+    })
+}
+
 fn offered(p: &Policy) -> String {
     let names: Vec<&str> = p.exposed.iter().map(|e| e.name.as_str()).collect();
     if names.is_empty() {

@@ -39,8 +39,11 @@ pub enum Request {
     Call { result_format: ResultFormat },
     /// `batch [--result-format F]`: many calls on stdin.
     Batch { result_format: ResultFormat },
-    /// `mcp [--structured]` (or `LOOPR_MCP_STRUCTURED`).
-    Mcp { structured: bool },
+    /// `mcp [--structured]` (or `LOOPR_MCP_STRUCTURED`), on stdio or `--http ADDR:PORT`.
+    Mcp {
+        structured: bool,
+        http: Option<mcp::HttpOptions>,
+    },
     /// `catalog [--check FILE]`.
     Catalog { check: Option<String> },
 }
@@ -99,14 +102,15 @@ impl Kind {
             .arg(result_format())
             .after_help("Example:\n  echo '[{\"name\":\"read\",\"input\":{\"path\":\"a.rs\"}},{\"name\":\"read\",\"input\":{\"path\":\"b.rs\"}}]' | loopr-tool batch"),
         Kind::Mcp => Command::new("mcp")
-            .about("Serve every tool over the Model Context Protocol on stdio")
+            .about("Serve every tool over the Model Context Protocol on stdio, or over Streamable HTTP with --http")
             .arg(
                 Arg::new("structured")
                     .long("structured")
                     .action(clap::ArgAction::SetTrue)
                     .help("Declare an outputSchema per tool and add structuredContent {output, data} to results (env LOOPR_MCP_STRUCTURED=1)"),
             )
-            .after_help("Register with an MCP client, e.g. Claude Code:\n  claude mcp add loopr -- loopr-tool --root /path/to/project mcp"),
+            .args(mcp_http_args())
+            .after_help("Register with an MCP client, e.g. Claude Code:\n  claude mcp add loopr -- loopr-tool --root /path/to/project mcp\nOver HTTP, with a token:\n  LOOPR_TOKEN=$(openssl rand -hex 32) loopr-tool --root /srv/project mcp --http 127.0.0.1:8808 --token-env LOOPR_TOKEN\n  claude mcp add --transport http loopr http://127.0.0.1:8808/mcp --header \"Authorization: Bearer $LOOPR_TOKEN\""),
         Kind::Catalog => Command::new("catalog")
             .about("Print the effective catalog as TOML (defaults merged, profile applied), or check a catalog file")
             .arg(
@@ -144,6 +148,18 @@ impl Kind {
                 structured: m.get_flag("structured")
                     || std::env::var(EnvVars::LOOPR_MCP_STRUCTURED)
                         .is_ok_and(|v| v == "1" || v == "true"),
+                http: m.get_one::<String>("http").map(|addr| mcp::HttpOptions {
+                    addr: addr.clone(),
+                    token_env: m.get_one::<String>("token-env").cloned(),
+                    no_auth: m.get_flag("no-auth"),
+                    session_idle: std::time::Duration::from_secs(
+                        *m.get_one::<u64>("session-idle-s").expect("clap's default"),
+                    ),
+                    allow_hosts: m
+                        .get_many::<String>("allow-host")
+                        .map(|v| v.cloned().collect())
+                        .unwrap_or_default(),
+                }),
             },
             Kind::Catalog => Request::Catalog {
                 check: m.get_one::<String>("check").cloned(),
@@ -201,6 +217,38 @@ fn catalog_command(g: &Globals, check: Option<&str>) -> ExitStatus {
     failed.print(g.format, g.pretty)
 }
 
+/// `mcp`'s Streamable HTTP options (SPEC 27.1).
+fn mcp_http_args() -> [Arg; 5] {
+    [
+        Arg::new("http")
+            .long("http")
+            .value_name("ADDR:PORT")
+            .help("Serve over MCP's Streamable HTTP on ADDR:PORT, endpoint /mcp (port 0: any free port, printed on stderr)"),
+        Arg::new("token-env")
+            .long("token-env")
+            .value_name("VAR")
+            .requires("http")
+            .help("The environment variable holding the bearer token clients must send (required unless --no-auth; removed from the environment of every command run starts)"),
+        Arg::new("no-auth")
+            .long("no-auth")
+            .action(ArgAction::SetTrue)
+            .requires("http")
+            .help("Serve without a token: accepted only on a loopback address"),
+        Arg::new("session-idle-s")
+            .long("session-idle-s")
+            .value_name("SECONDS")
+            .value_parser(clap::value_parser!(u64).range(1..))
+            .default_value("1800")
+            .help("A session idle this long expires (HTTP)"),
+        Arg::new("allow-host")
+            .long("allow-host")
+            .value_name("NAME")
+            .action(ArgAction::Append)
+            .requires("http")
+            .help("Also accept this Host name (besides loopback names and IP addresses), e.g. a reverse proxy's"),
+    ]
+}
+
 /// `--result-format` of `call` and `batch` (SPEC 22.3).
 fn result_format() -> Arg {
     Arg::new("result-format")
@@ -237,7 +285,14 @@ pub fn run(g: &Globals, request: Request) -> ExitStatus {
             strict,
         } => {
             // Exactly what the catalog offers, under its names (SPEC 19.2).
-            let offered = crate::dispatch::offered(&g.policy);
+            let root = g
+                .root
+                .clone()
+                .or_else(|| std::env::current_dir().ok())
+                .unwrap_or_default();
+            let state = crate::context::Ctx::new(g).ok().map(|c| c.state_dir);
+            let offered =
+                crate::dispatch::offered_with_upstream(&g.policy, &root, state.as_deref());
             for w in &wanted {
                 if !offered.iter().any(|r| r.name() == w.as_str()) {
                     let names: Vec<&str> = offered.iter().map(|r| r.name()).collect();
@@ -291,7 +346,14 @@ pub fn run(g: &Globals, request: Request) -> ExitStatus {
                 },
             }
         }
-        Request::Mcp { structured } => mcp::serve(g, structured),
+        Request::Mcp {
+            structured,
+            http: None,
+        } => mcp::serve(g, structured),
+        Request::Mcp {
+            structured,
+            http: Some(o),
+        } => mcp::serve_http(g, structured, &o),
         Request::Catalog { check } => catalog_command(g, check.as_deref()),
     }
 }

@@ -237,6 +237,15 @@ fn definition_with(tool: &dyn DynTool, schema: Value, flavor: Flavor, strict: bo
 /// its description (SPEC 19.2). An alias key offers its agent's own schema, so the model sees
 /// that agent's field names (24.7).
 pub fn offered_definition(r: &crate::dispatch::Resolved, flavor: Flavor, strict: bool) -> Value {
+    if let Some(t) = r.upstream() {
+        // An upstream server's own schema, as it gave it (not made strict: it is theirs).
+        let mut def = definition_with(r.tool, t.input_schema, flavor, false);
+        rename(&mut def, flavor, r.name(), &r.description());
+        if flavor == Flavor::Mcp {
+            def["annotations"]["title"] = t.name.into();
+        }
+        return def;
+    }
     let theirs = match r.alias {
         Some(a) if r.pinned => crate::dialects::schema_for(a),
         Some(_) => crate::dialects::schema_of(r.name()),

@@ -97,8 +97,28 @@ fn all() -> Vec<Stat> {
         .collect()
 }
 
-/// The live (not zombie) descendants of `root`, parents before children.
+/// Children this process keeps on purpose (upstream MCP servers, SPEC 27.2): the ends of a
+/// run's or a hook's tree, which signal every descendant of this process, leave them and
+/// theirs alone.
+static SPARED: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
+
+/// Keeps `pid` (a child this process started and will end itself) out of every tree's end.
+pub fn spare(pid: u32) {
+    SPARED.lock().unwrap_or_else(|e| e.into_inner()).push(pid);
+}
+
+/// `pid` is gone or ended: a later process with its number is no longer spared.
+pub fn unspare(pid: u32) {
+    SPARED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .retain(|p| *p != pid);
+}
+
+/// The live (not zombie) descendants of `root`, parents before children; spared ones and
+/// theirs left out.
 pub fn descendants(root: u32) -> Vec<Stat> {
+    let spared = SPARED.lock().unwrap_or_else(|e| e.into_inner()).clone();
     let procs = all();
     let mut children: HashMap<u32, Vec<Stat>> = HashMap::new();
     for p in procs {
@@ -108,6 +128,9 @@ pub fn descendants(root: u32) -> Vec<Stat> {
     let mut queue = vec![root];
     while let Some(pid) = queue.pop() {
         for c in children.get(&pid).map(Vec::as_slice).unwrap_or_default() {
+            if spared.contains(&c.pid) {
+                continue; // not the tree's: kept by this process on purpose, with its own
+            }
             queue.push(c.pid);
             if c.live() {
                 out.push(*c);

@@ -14,8 +14,11 @@
 //! stdout carries protocol messages only; anything else goes to stderr. EOF on stdin ends the
 //! server once the calls in flight have answered.
 
+mod http;
 mod pool;
 mod wire;
+
+pub use http::{HttpOptions, serve_http};
 
 use pool::Pool;
 
@@ -60,7 +63,6 @@ const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 const ROOTS_WAIT: Duration = Duration::from_secs(10);
 
 struct Server {
-    out: Out,
     sched: Scheduler,
     structured: bool,
     /// The catalog: what tools/list offers and tools/call admits.
@@ -85,22 +87,8 @@ struct Server {
 
 /// Serves until EOF. Returns the process exit status.
 pub fn serve(g: &Globals, structured: bool) -> crate::exit_status::ExitStatus {
-    let server = Arc::new(Server {
-        out: Out::stdout(),
-        sched: Scheduler::new(),
-        structured,
-        policy: g.policy.clone(),
-        globals: Mutex::new(g.clone()),
-        root_given: g.root.is_some(),
-        client_given: g.client.is_some(),
-        client_has_roots: AtomicBool::new(false),
-        roots_asked: Mutex::new(None),
-        roots_answered: Condvar::new(),
-        next_request: AtomicU64::new(1),
-        in_flight: Mutex::new(HashMap::new()),
-        answered: Condvar::new(),
-        pool: Pool::new(),
-    });
+    let server = Server::new(g, structured, g.root.is_some(), Pool::new());
+    let out = Arc::new(Out::stdout());
     let mut stdin = std::io::stdin().lock();
     let mut line = Vec::new();
     loop {
@@ -108,7 +96,7 @@ pub fn serve(g: &Globals, structured: bool) -> crate::exit_status::ExitStatus {
         match read_frame(&mut stdin, &mut line) {
             Frame::End => break,
             Frame::TooLarge => {
-                server.out.error(
+                out.error(
                     &Value::Null,
                     INVALID_REQUEST,
                     &format!(
@@ -123,8 +111,8 @@ pub fn serve(g: &Globals, structured: bool) -> crate::exit_status::ExitStatus {
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        server.handle(&line);
-        if server.out.gone() {
+        server.handle(&line, &out);
+        if out.gone() {
             return crate::exit_status::ExitStatus::Success; // the client has stopped reading
         }
     }
@@ -201,24 +189,72 @@ fn key(id: &Value) -> String {
 }
 
 impl Server {
-    fn handle(self: &Arc<Self>, line: &[u8]) {
+    /// A server for one client (stdio) or one HTTP session; `root_given`: the root is not the
+    /// client's to give (always so over HTTP, SPEC 27.3).
+    fn new(g: &Globals, structured: bool, root_given: bool, pool: Pool) -> Arc<Server> {
+        Arc::new(Server {
+            sched: Scheduler::new(),
+            structured,
+            policy: g.policy.clone(),
+            globals: Mutex::new(g.clone()),
+            root_given,
+            client_given: g.client.is_some(),
+            client_has_roots: AtomicBool::new(false),
+            roots_asked: Mutex::new(None),
+            roots_answered: Condvar::new(),
+            next_request: AtomicU64::new(1),
+            in_flight: Mutex::new(HashMap::new()),
+            answered: Condvar::new(),
+            pool,
+        })
+    }
+
+    /// Whether a call is in flight (an HTTP session with one does not expire).
+    fn busy(&self) -> bool {
+        !self
+            .in_flight
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_empty()
+    }
+
+    /// Cancels every call in flight (an HTTP session deleted or expired).
+    fn cancel_all(&self) {
+        for c in self
+            .in_flight
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+        {
+            c.cancel();
+        }
+    }
+
+    /// Cancels one call, as `notifications/cancelled` does (an HTTP client that went away).
+    fn cancel(&self, id: &Value) {
+        let flight = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(c) = flight.get(&key(id)) {
+            c.cancel();
+        }
+    }
+
+    fn handle(self: &Arc<Self>, line: &[u8], out: &Arc<Out>) {
         // Parsed within a budget of values for the frame's size (SPEC 23.8, 24.6), as every
         // input is; a repeated key keeps its last value, as JSON-RPC peers expect.
         let msg: Value = match crate::input::json::from_slice(line) {
             Ok(p) => p.value,
-            Err(e @ crate::input::json::Error::TooMany { .. }) => {
-                return self
-                    .out
-                    .error(&Value::Null, INVALID_REQUEST, &e.to_string());
-            }
             Err(e) => {
-                return self
-                    .out
-                    .error(&Value::Null, PARSE_ERROR, &format!("parse error: {e}"));
+                let (code, message) = parse_failure(&e);
+                return out.error(&Value::Null, code, &message);
             }
         };
+        self.handle_message(&msg, out);
+    }
+
+    /// Handles one parsed message; what it answers goes to `out`.
+    fn handle_message(self: &Arc<Self>, msg: &Value, out: &Arc<Out>) {
         let Some(obj) = msg.as_object() else {
-            return self.out.error(
+            return out.error(
                 &Value::Null,
                 INVALID_REQUEST,
                 "a message must be a JSON object",
@@ -229,31 +265,27 @@ impl Server {
             // A response to a request of ours (roots/list), or garbage.
             match id {
                 Some(id) if obj.contains_key("result") || obj.contains_key("error") => {
-                    self.answered(&id, obj)
+                    self.answered(&id, obj, out)
                 }
-                Some(id) => {
-                    self.out
-                        .error(&id, INVALID_REQUEST, "a request needs a string `method`")
-                }
+                Some(id) => out.error(&id, INVALID_REQUEST, "a request needs a string `method`"),
                 None => {}
             }
             return;
         };
         if obj.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
             if let Some(id) = id {
-                self.out
-                    .error(&id, INVALID_REQUEST, "`jsonrpc` must be \"2.0\"");
+                out.error(&id, INVALID_REQUEST, "`jsonrpc` must be \"2.0\"");
             }
             return;
         }
         let params = obj.get("params").cloned().unwrap_or_else(|| json!({}));
         match id {
-            None => self.notified(method, &params),
-            Some(id) => self.request(id, method, params),
+            None => self.notified(method, &params, out),
+            Some(id) => self.request(id, method, params, out),
         }
     }
 
-    fn request(self: &Arc<Self>, id: Value, method: &str, params: Value) {
+    fn request(self: &Arc<Self>, id: Value, method: &str, params: Value, out: &Arc<Out>) {
         let stateless = params
             .pointer("/_meta")
             .and_then(|m| m.get(META_VERSION))
@@ -281,7 +313,7 @@ impl Server {
                 self.learn_client(params.pointer("/clientInfo/name"));
                 let roots = params.pointer("/capabilities/roots").is_some();
                 self.client_has_roots.store(roots, Ordering::SeqCst);
-                self.out.result(
+                out.result(
                     &id,
                     json!({
                         "protocolVersion": version,
@@ -294,7 +326,7 @@ impl Server {
             "server/discover" => {
                 let mut versions = vec![STATELESS];
                 versions.extend_from_slice(VERSIONS);
-                self.out.result(
+                out.result(
                     &id,
                     json!({
                         "resultType": "complete",
@@ -307,18 +339,23 @@ impl Server {
                     }),
                 );
             }
-            "ping" | "logging/setLevel" => self.out.result(&id, complete(json!({}), false)),
+            "ping" | "logging/setLevel" => out.result(&id, complete(json!({}), false)),
             "tools/list" => {
-                let client = self.client_of(&params).or(self.globals_now().client);
-                let budget = self.policy.result_chars(client);
-                let list: Vec<Value> = dispatch::offered(&self.policy)
-                    .iter()
-                    .map(|r| wire::definition(r, self.structured, budget))
-                    .collect();
-                self.out.result(&id, complete(json!({"tools": list}), true));
+                let g = self.globals_for_call();
+                let state = crate::context::Ctx::new(&g).ok().map(|c| c.state_dir);
+                let budget = self
+                    .policy
+                    .result_chars(self.client_of(&params).or(g.client));
+                let root = g.root.unwrap_or_default();
+                let list: Vec<Value> =
+                    dispatch::offered_with_upstream(&self.policy, &root, state.as_deref())
+                        .iter()
+                        .map(|r| wire::definition(r, self.structured, budget))
+                        .collect();
+                out.result(&id, complete(json!({"tools": list}), true));
             }
-            "tools/call" => self.call(id, params, stateless),
-            _ => self.out.error(
+            "tools/call" => self.call(id, params, stateless, out),
+            _ => out.error(
                 &id,
                 METHOD_NOT_FOUND,
                 &format!("method not found: {method}"),
@@ -326,15 +363,12 @@ impl Server {
         }
     }
 
-    fn notified(self: &Arc<Self>, method: &str, params: &Value) {
+    fn notified(self: &Arc<Self>, method: &str, params: &Value, out: &Arc<Out>) {
         match method {
-            "notifications/initialized" | "notifications/roots/list_changed" => self.ask_roots(),
+            "notifications/initialized" | "notifications/roots/list_changed" => self.ask_roots(out),
             "notifications/cancelled" => {
                 if let Some(id) = params.get("requestId") {
-                    let flight = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
-                    if let Some(c) = flight.get(&key(id)) {
-                        c.cancel();
-                    }
+                    self.cancel(id);
                 }
             }
             _ => {} // nothing else needs an answer or an action
@@ -342,7 +376,7 @@ impl Server {
     }
 
     /// Asks the client for its roots, when the root is the client's to give.
-    fn ask_roots(&self) {
+    fn ask_roots(&self, out: &Out) {
         if self.root_given || !self.client_has_roots.load(Ordering::SeqCst) {
             return;
         }
@@ -351,12 +385,11 @@ impl Server {
             self.next_request.fetch_add(1, Ordering::Relaxed)
         );
         *self.roots_asked.lock().unwrap_or_else(|e| e.into_inner()) = Some(id.clone());
-        self.out
-            .send(&json!({"jsonrpc": "2.0", "id": id, "method": "roots/list"}));
+        out.send(&json!({"jsonrpc": "2.0", "id": id, "method": "roots/list"}));
     }
 
     /// The client answered a request of ours.
-    fn answered(&self, id: &Value, msg: &Map<String, Value>) {
+    fn answered(&self, id: &Value, msg: &Map<String, Value>, out: &Out) {
         let mut asked = self.roots_asked.lock().unwrap_or_else(|e| e.into_inner());
         if asked.as_deref() != id.as_str() {
             return; // an answer to nothing we are waiting for
@@ -369,7 +402,7 @@ impl Server {
             .cloned()
             .unwrap_or_default();
         if let Some(warning) = self.take_roots(&roots) {
-            self.out.notify(
+            out.notify(
                 "notifications/message",
                 json!({"level": "warning", "logger": "loopr-tool", "data": warning}),
             );
@@ -436,13 +469,6 @@ impl Server {
             .and_then(Client::from_info)
     }
 
-    fn globals_now(&self) -> Globals {
-        self.globals
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
-    }
-
     /// The globals a call runs with, once the client's roots (if asked for) are known.
     fn globals_for_call(&self) -> Globals {
         let stop = Instant::now() + ROOTS_WAIT;
@@ -461,9 +487,9 @@ impl Server {
             .clone()
     }
 
-    fn call(self: &Arc<Self>, id: Value, params: Value, stateless: bool) {
+    fn call(self: &Arc<Self>, id: Value, params: Value, stateless: bool, out: &Arc<Out>) {
         let Some(name) = params.get("name").and_then(Value::as_str) else {
-            return self.out.error(
+            return out.error(
                 &id,
                 INVALID_PARAMS,
                 "tools/call needs params.name (a string)",
@@ -474,9 +500,7 @@ impl Server {
             .cloned()
             .unwrap_or_else(|| json!({}));
         if !args.is_object() {
-            return self
-                .out
-                .error(&id, INVALID_PARAMS, "params.arguments must be an object");
+            return out.error(&id, INVALID_PARAMS, "params.arguments must be an object");
         }
         // A tool that exists but is not offered answers isError with tool_disabled (its call
         // runs into the refusal); -32602 is for names that exist nowhere (SPEC 24.7).
@@ -484,12 +508,10 @@ impl Server {
             Ok(r) => r,
             Err(e) if e.code == crate::error::Code::ToolDisabled => {
                 let env = crate::envelope::Envelope::failure(name, e, &[]);
-                return self.out.tool_result(&id, env, self.structured, stateless);
+                return out.tool_result(&id, env, self.structured, stateless);
             }
             Err(_) => {
-                return self
-                    .out
-                    .error(&id, INVALID_PARAMS, &format!("unknown tool: {name}"));
+                return out.error(&id, INVALID_PARAMS, &format!("unknown tool: {name}"));
             }
         };
         let token = params
@@ -514,6 +536,7 @@ impl Server {
             control,
             stateless,
             client: self.client_of(&params),
+            out: out.clone(),
         };
         self.pool.run(Box::new(move || server.run_call(work)));
     }
@@ -524,7 +547,10 @@ impl Server {
             g.client = c.client;
         }
         let envelope = self.sched.wait_turn(c.seq, &c.control).then(|| {
-            let ticker = c.token.clone().map(|t| self.tick(t, c.control.clone()));
+            let ticker = c
+                .token
+                .clone()
+                .map(|t| self.tick(t, c.control.clone(), c.out.clone()));
             let env = c.prepared.run_with(&g, c.control.clone());
             drop(ticker); // closes the channel: the ticker stops
             env
@@ -535,8 +561,7 @@ impl Server {
         // a cancel either comes first and silences the response, or finds the call answered.
         let mut flight = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
         if let (Some(env), false) = (envelope, c.control.client_cancelled()) {
-            self.out
-                .tool_result(&c.id, env, self.structured, c.stateless);
+            c.out.tool_result(&c.id, env, self.structured, c.stateless);
         }
         // Only now: EOF waits for this, so the answer is out before the process ends.
         flight.remove(&key(&c.id));
@@ -547,9 +572,8 @@ impl Server {
     /// Sends `notifications/progress` for a call every `PROGRESS_EVERY` until the returned
     /// sender is dropped. `progress` is what the call has done (bytes of output, files walked),
     /// kept strictly increasing as MCP requires.
-    fn tick(self: &Arc<Self>, token: Value, control: Arc<Control>) -> mpsc::Sender<()> {
+    fn tick(&self, token: Value, control: Arc<Control>, out: Arc<Out>) -> mpsc::Sender<()> {
         let (stop, stopped) = mpsc::channel::<()>();
-        let server = self.clone();
         let started = Instant::now();
         std::thread::spawn(move || {
             let mut last = 0u64;
@@ -562,7 +586,7 @@ impl Server {
                 let message = p.message.unwrap_or_else(|| {
                     format!("still working after {} s", started.elapsed().as_secs())
                 });
-                server.out.notify(
+                out.notify(
                     "notifications/progress",
                     json!({"progressToken": token, "progress": last, "message": message}),
                 );
@@ -582,6 +606,16 @@ struct Call {
     stateless: bool,
     /// The client a stateless request named.
     client: Option<Client>,
+    /// Where its response and progress go.
+    out: Arc<Out>,
+}
+
+/// The JSON-RPC error for a message that did not parse.
+fn parse_failure(e: &crate::input::json::Error) -> (i64, String) {
+    match e {
+        crate::input::json::Error::TooMany { .. } => (INVALID_REQUEST, e.to_string()),
+        _ => (PARSE_ERROR, format!("parse error: {e}")),
+    }
 }
 
 fn capabilities() -> Value {

@@ -7,9 +7,10 @@
 use super::super::schema::{self, Flavor};
 use crate::envelope::{Body, Envelope};
 use serde_json::{Value, json};
-use std::io::{self, BufWriter, Stdout, Write};
+use std::io::{self, BufWriter, Write};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::Sender;
 
 pub const PARSE_ERROR: i64 = -32700;
 pub const INVALID_REQUEST: i64 = -32600;
@@ -17,16 +18,53 @@ pub const METHOD_NOT_FOUND: i64 = -32601;
 pub const INVALID_PARAMS: i64 = -32602;
 
 /// The protocol stream. Each message is written and flushed whole under the lock, so lines
-/// from calls finishing at once never interleave.
+/// from calls finishing at once never interleave. On stdio it is stdout; over HTTP each
+/// exchange (one POST) has its own, whose messages go to the thread answering that POST.
 pub struct Out {
-    stream: Mutex<BufWriter<Stdout>>,
+    stream: Mutex<Box<dyn Write + Send>>,
     gone: AtomicBool,
+}
+
+/// Over HTTP: each flushed message (the text before its newline) is sent whole to the exchange.
+/// The exchange ends when every `Out` holding its sender is dropped.
+struct Messages {
+    buf: Vec<u8>,
+    to: Sender<Vec<u8>>,
+}
+
+impl Write for Messages {
+    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+        self.buf.extend_from_slice(b);
+        Ok(b.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.buf.last() == Some(&b'\n') {
+            self.buf.pop();
+        }
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let msg = std::mem::take(&mut self.buf);
+        self.to
+            .send(msg)
+            .map_err(|_| io::Error::from(io::ErrorKind::BrokenPipe))
+    }
 }
 
 impl Out {
     pub fn stdout() -> Out {
+        Out::over(Box::new(BufWriter::with_capacity(64 * 1024, io::stdout())))
+    }
+
+    /// Messages sent one by one to `to` (an HTTP exchange).
+    pub fn channel(to: Sender<Vec<u8>>) -> Out {
+        Out::over(Box::new(Messages { buf: vec![], to }))
+    }
+
+    fn over(stream: Box<dyn Write + Send>) -> Out {
         Out {
-            stream: Mutex::new(BufWriter::with_capacity(64 * 1024, io::stdout())),
+            stream: Mutex::new(stream),
             gone: AtomicBool::new(false),
         }
     }

@@ -147,6 +147,59 @@ pub struct ClientTable {
     pub max_result_chars: Option<u64>,
 }
 
+/// `[mcp_servers.NAME]` (SPEC 27.2, Codex's keys): another MCP server whose tools are offered
+/// as `mcp__NAME__TOOL`. Stdio (`command`, `args`, `env`, `cwd`) or Streamable HTTP (`url`,
+/// `bearer_token_env_var`, `http_headers`).
+#[derive(Debug, Clone, Default)]
+pub struct McpServer {
+    pub name: String,
+    pub command: Option<String>,
+    pub args: Vec<String>,
+    pub env: Vec<(String, String)>,
+    pub cwd: Option<String>,
+    pub url: Option<String>,
+    pub bearer_token_env_var: Option<String>,
+    pub http_headers: Vec<(String, String)>,
+    /// Only these of its tools (by the upstream's own name), when given.
+    pub enabled_tools: Option<Vec<String>>,
+    pub disabled_tools: Vec<String>,
+    pub timeout_ms: Option<u64>,
+    pub startup_timeout_ms: Option<u64>,
+}
+
+/// The prefix of every upstream tool's name.
+pub const UPSTREAM_PREFIX: &str = "mcp__";
+
+/// A name as offered: characters outside `[A-Za-z0-9_-]` become `_` (27.2).
+pub fn clean_name(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+impl McpServer {
+    /// The name its tool `tool` is offered under.
+    pub fn tool_name(&self, tool: &str) -> String {
+        format!(
+            "{UPSTREAM_PREFIX}{}__{}",
+            clean_name(&self.name),
+            clean_name(tool)
+        )
+    }
+
+    /// Whether `enabled_tools` / `disabled_tools` let the upstream tool `tool` through.
+    pub fn allows(&self, tool: &str) -> bool {
+        let listed = |l: &[String]| l.iter().any(|t| t == tool || clean_name(t) == tool);
+        self.enabled_tools.as_deref().is_none_or(listed) && !listed(&self.disabled_tools)
+    }
+}
+
 /// A catalog file as read.
 #[derive(Debug, Clone, Default)]
 pub struct Catalog {
@@ -159,6 +212,20 @@ pub struct Catalog {
     pub project: Project,
     pub loops: Loops,
     pub client: ClientTable,
+    pub mcp_servers: Vec<McpServer>,
+}
+
+impl Catalog {
+    /// The upstream server and its tool's (cleaned) name a name `mcp__NAME__TOOL` stands for.
+    pub fn upstream_of(&self, name: &str) -> Option<(&McpServer, String)> {
+        let rest = name.strip_prefix(UPSTREAM_PREFIX)?;
+        self.mcp_servers.iter().find_map(|s| {
+            let tool = rest
+                .strip_prefix(&clean_name(&s.name))?
+                .strip_prefix("__")?;
+            (!tool.is_empty()).then(|| (s, tool.to_string()))
+        })
+    }
 }
 
 /// How the catalog was asked for (SPEC 19.1): `--config` / `LOOPR_CONFIG`, `--profile` /
