@@ -492,14 +492,13 @@ fn codex_fields_we_cannot_honour_warn_and_bad_ones_are_refused() {
         &m,
         "exec_command",
         json!({"cmd": "echo ok", "sandbox_permissions": "require_escalated",
-               "justification": "why not", "tty": true, "yield_time_ms": 100000}),
+               "justification": "why not", "yield_time_ms": 100000}),
     );
     out.assert_ok();
     let warnings = out.data()["warnings"].to_string();
     for w in [
         "sandbox_permissions",
         "justification",
-        "tty",
         "yield_time_ms 100000",
     ] {
         assert!(warnings.contains(w), "{w}: {warnings}");

@@ -44,6 +44,8 @@ pub struct Capture {
     /// The log offset of the first byte fed (`from_offset`), else 0.
     base: u64,
     write_error: Option<std::io::Error>,
+    /// Sees every byte as it comes (a terminal job's screen, tty.rs).
+    tap: Option<Box<dyn FnMut(&[u8]) + Send>>,
 }
 
 /// The output as the model sees it.
@@ -97,10 +99,19 @@ impl Capture {
             ring: Vec::with_capacity(RING),
             ring_start: 0,
             write_error: None,
+            tap: None,
         }
     }
 
+    /// Shows every byte fed from now on to `f` as well.
+    pub fn tap(&mut self, f: impl FnMut(&[u8]) + Send + 'static) {
+        self.tap = Some(Box::new(f));
+    }
+
     pub fn feed(&mut self, chunk: &[u8]) {
+        if let Some(t) = &mut self.tap {
+            t(chunk);
+        }
         if let Some(log) = &mut self.log {
             let room = self.log_cap.saturating_sub(self.log_bytes);
             let n = (chunk.len() as u64).min(room) as usize;

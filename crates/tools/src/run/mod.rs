@@ -13,10 +13,11 @@ pub mod record;
 pub mod runtime;
 pub mod stdin;
 pub mod supervisor;
+pub mod term;
 pub mod worktree;
 
 // The process runtime is an engine of its own (crates/proc), under its old paths.
-pub use loopr_proc::{capture, clean, confine, exec, guard, keeper, proc, signals};
+pub use loopr_proc::{capture, clean, confine, exec, guard, keeper, proc, signals, tty, waiting};
 
 use crate::caps;
 use crate::context::Ctx;
@@ -83,6 +84,19 @@ pub struct Input {
     /// program sees a pipe.
     #[schemars(extend("default" = false))]
     pub interactive: Option<bool>,
+    /// With `background` and `interactive` only: run the command on a terminal (a pty held by
+    /// the job's supervisor), for REPLs, password prompts, pagers and full-screen programs.
+    /// TERM is xterm-256color unless `env` names one. `jobs` then reports `waiting_input` or
+    /// `input_required` (a password or y/N prompt) from the kernel, and action `screen` shows
+    /// the screen.
+    #[schemars(extend("default" = false))]
+    pub tty: Option<bool>,
+    /// With `tty`: the terminal's rows (default 24).
+    #[schemars(range(min = 2, max = 500), extend("default" = 24))]
+    pub rows: Option<u16>,
+    /// With `tty`: the terminal's columns (default 80).
+    #[schemars(range(min = 10, max = 1000), extend("default" = 80))]
+    pub cols: Option<u16>,
     /// `inherit` (default) or `none`: no network, only a private loopback. Unix sockets that
     /// are files (e.g. /var/run/docker.sock) are not network: they stay reachable.
     #[schemars(extend("default" = "inherit"))]
@@ -179,6 +193,7 @@ fn start(
         )
         .hint("Add background: true, then type into it with jobs (action \"write\", id, chars); or give the whole input at once as `stdin`."));
     }
+    let tty = terminal(&input, background, interactive)?;
     if background {
         check_job_tool(ctx, interactive)?;
     }
@@ -219,20 +234,7 @@ fn start(
         .with("path", cwd.shown.as_str())
         .hint("Give a directory as cwd (or omit it for the root)."));
     }
-    if !ctx.allow_dangerous
-        && let Some(rule) = guard::check(&input.command, &guard_places(ctx, &cwd.real, &env))
-    {
-        return Err(ToolError::new(
-            Code::BlockedCommand,
-            format!(
-                "blocked: the command matches the destructive-command rule `{}` ({}); it was not run",
-                rule.name(),
-                rule.describe()
-            ),
-        )
-        .with("rule", rule.name())
-        .hint("If this is really intended, a person can rerun it with --allow-dangerous (LOOPR_ALLOW_DANGEROUS=1); otherwise narrow the command (e.g. a path inside the project)."));
-    }
+    guard_line(ctx, &input.command, &cwd.real, &env)?;
     let lane = ctx.call.lane();
     let max_timeout = if lane == Lane::Heavy {
         crate::policy::MAX_TIMEOUT_MS
@@ -307,6 +309,7 @@ fn start(
         nice: (lane == Lane::Heavy).then_some(10),
         shell: shell.program,
         login: shell.login,
+        tty,
     };
     let job = Job {
         id: String::new(),
@@ -328,6 +331,7 @@ fn start(
         processes_ended: 0,
         note: None,
         interactive,
+        tty: tty.is_some(),
     };
     let sandbox = iso.data();
     if job.background {
@@ -335,6 +339,41 @@ fn start(
     } else {
         foreground(ctx, job, spec, sandbox, cwd_file.as_deref(), final_cwd)
     }
+}
+
+/// `tty` (with `rows`, `cols`) checked: only a background interactive job gets a terminal
+/// (SPEC 28); the size without `tty`, or out of range, is refused by name.
+fn terminal(input: &Input, background: bool, interactive: bool) -> Result<Option<(u16, u16)>> {
+    let tty = input.tty.unwrap_or(false);
+    if !tty {
+        for (field, given) in [("rows", input.rows), ("cols", input.cols)] {
+            if given.is_some() {
+                return Err(ToolError::invalid(
+                    field,
+                    format!("field `{field}` is the terminal's size: it needs `tty: true`"),
+                ));
+            }
+        }
+        return Ok(None);
+    }
+    if !background || !interactive {
+        return Err(ToolError::invalid(
+            "tty",
+            "field `tty` needs `background: true` and `interactive: true`: a terminal is for a job you type into later",
+        )
+        .hint("Add background: true and interactive: true, then type with jobs (action \"write\"); a command that needs no keyboard runs without tty."));
+    }
+    let rows = input.rows.unwrap_or(tty::ROWS);
+    let cols = input.cols.unwrap_or(tty::COLS);
+    for (field, n, lo, hi) in [("rows", rows, 2, 500), ("cols", cols, 10, 1000)] {
+        if !(lo..=hi).contains(&n) {
+            return Err(ToolError::invalid(
+                field,
+                format!("field `{field}` is {n}; a terminal here has {lo} to {hi} {field}"),
+            ));
+        }
+    }
+    Ok(Some((rows, cols)))
 }
 
 /// `command` run so that its shell writes the directory it ends in to `file`: in a group of
@@ -345,6 +384,32 @@ fn keeping_cwd(command: &str, file: &std::path::Path) -> String {
     format!(
         "{{ {command}\n}}\n__loopr_status=$?\npwd -P >| {file} 2>/dev/null\nexit $__loopr_status"
     )
+}
+
+/// The guard (SPEC 15, 16.8): `command` — a run's, or a line typed into a shell's terminal
+/// (SPEC 28) — is `blocked_command` when it matches a destructive rule, unless the guard is off.
+pub fn guard_line(
+    ctx: &Ctx,
+    command: &str,
+    cwd: &std::path::Path,
+    env: &[(String, String)],
+) -> Result<()> {
+    if ctx.allow_dangerous {
+        return Ok(());
+    }
+    let Some(rule) = guard::check(command, &guard_places(ctx, cwd, env)) else {
+        return Ok(());
+    };
+    Err(ToolError::new(
+        Code::BlockedCommand,
+        format!(
+            "blocked: the command matches the destructive-command rule `{}` ({}); it was not run",
+            rule.name(),
+            rule.describe()
+        ),
+    )
+    .with("rule", rule.name())
+    .hint("If this is really intended, a person can rerun it with --allow-dangerous (LOOPR_ALLOW_DANGEROUS=1); otherwise narrow the command (e.g. a path inside the project)."))
 }
 
 /// What the guard needs to know where the command's paths lead: the root, the cwd, and each
