@@ -30,6 +30,21 @@ pub struct Pty {
     pub slave: OwnedFd,
     /// The slave's device number: the descriptor waiting.rs looks for.
     pub rdev: u64,
+    /// The slave's path (`/dev/pts/N`), to ask how much input waits unread.
+    pub path: std::ffi::CString,
+}
+
+/// Whether the terminal at `path` holds input its reader could take now: a whole line in
+/// canonical mode, any byte in raw mode. A reader blocked with such input is not waiting for
+/// us; it has not been woken yet. (Asked on a fresh descriptor: the supervisor must not hold
+/// the slave, or the master never reads EOF when the job is gone.)
+pub fn input_pending(path: &std::ffi::CStr) -> bool {
+    rustix::fs::open(
+        path,
+        OFlags::RDWR | OFlags::NOCTTY | OFlags::NONBLOCK | OFlags::CLOEXEC,
+        Mode::empty(),
+    )
+    .is_ok_and(|fd| rustix::io::ioctl_fionread(&fd).is_ok_and(|n| n > 0))
 }
 
 /// Opens a pty of `rows` × `cols`.
@@ -58,6 +73,7 @@ pub fn open(rows: u16, cols: u16) -> std::io::Result<Pty> {
         master,
         slave,
         rdev,
+        path: name,
     })
 }
 
@@ -216,8 +232,10 @@ pub fn now_us() -> u64 {
 }
 
 /// How long after bytes reach the terminal a look still counts them as unread: the line
-/// discipline hands them to the reader from a kernel worker, a moment after the write.
-const SETTLE_US: u64 = 5_000;
+/// discipline hands them to the reader from a kernel worker, a moment after the write — a
+/// moment that a loaded machine stretched past 5 ms in the tests (a write answered with the
+/// prompt it had just answered).
+const SETTLE_US: u64 = 30_000;
 /// How often the supervisor looks; a look that finds nothing new is published at least this
 /// often, so a writer waiting for a look begun after its bytes is never kept longer.
 pub const LOOK: std::time::Duration = std::time::Duration::from_millis(20);
@@ -274,6 +292,8 @@ pub struct Watch {
     pub master: Option<OwnedFd>,
     /// The job's FIFO: bytes still in it are input not yet read.
     pub fifo: Option<OwnedFd>,
+    /// The pty's slave, to ask for input not yet read (`input_pending`).
+    pub slave: Option<std::ffi::CString>,
     pub screen: Arc<Mutex<Screen>>,
     pub relay: Arc<Relay>,
     pub rows: u16,
@@ -289,7 +309,8 @@ impl Watch {
             .as_ref()
             .is_some_and(|f| rustix::io::ioctl_fionread(f).is_ok_and(|n| n > 0))
             || self.relay.in_flight.load(Ordering::SeqCst)
-            || started.saturating_sub(self.relay.delivered_us.load(Ordering::SeqCst)) < SETTLE_US;
+            || started.saturating_sub(self.relay.delivered_us.load(Ordering::SeqCst)) < SETTLE_US
+            || self.slave.as_deref().is_some_and(input_pending);
         let sample = if unread {
             Sample::default()
         } else {

@@ -25,6 +25,7 @@ use crate::envelope::{Format, Success};
 use crate::error::{Code, Result, ToolError};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use std::ffi::CString;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::fd::OwnedFd;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -260,7 +261,7 @@ pub fn main() -> i32 {
         capture.tap(move |b| s.lock().unwrap_or_else(|e| e.into_inner()).feed(b));
     }
     let relay = Arc::new(tty::Relay::default());
-    let (io, input, master) = match open_io(&order.spec, stdin, keep.as_ref(), &relay) {
+    let (io, input, master, slave) = match open_io(&order.spec, stdin, keep.as_ref(), &relay) {
         Ok(x) => x,
         Err(e) => {
             forget_fifo();
@@ -292,6 +293,7 @@ pub fn main() -> i32 {
                 input,
                 master,
                 fifo: keep.as_ref().and_then(|k| k.try_clone().ok()),
+                slave,
                 screen,
                 relay,
                 rows,
@@ -366,7 +368,7 @@ fn open_io(
     fifo_read: Option<OwnedFd>,
     fifo_write: Option<&OwnedFd>,
     relay: &Arc<tty::Relay>,
-) -> std::io::Result<(exec::Io, Option<Input>, Option<OwnedFd>)> {
+) -> std::io::Result<(exec::Io, Option<Input>, Option<OwnedFd>, Option<CString>)> {
     let pipe_input = |fd: &OwnedFd| -> std::io::Result<Input> {
         let st = rustix::fs::fstat(fd)?;
         Ok(Input::Pipe {
@@ -383,13 +385,14 @@ fn open_io(
                 slave: pty.slave,
                 master: pty.master,
             };
-            Ok((io, Some(Input::Tty { rdev: pty.rdev }), Some(watched)))
+            let input = Input::Tty { rdev: pty.rdev };
+            Ok((io, Some(input), Some(watched), Some(pty.path)))
         }
         (_, Some(read)) => {
             let input = fifo_write.map(pipe_input).transpose()?;
-            Ok((exec::Io::Stdin(read), input, None))
+            Ok((exec::Io::Stdin(read), input, None, None))
         }
-        (_, None) => Ok((exec::Io::Pipes, None, None)),
+        (_, None) => Ok((exec::Io::Pipes, None, None, None)),
     }
 }
 
