@@ -276,6 +276,14 @@ pub fn spawn_with(spec: &Spec, how: Io) -> Result<Running, Refusal> {
     })
 }
 
+impl Running {
+    /// A second descriptor on the output (a pipe, or a pty's master), to ask how much is
+    /// still unread (tty.rs).
+    pub fn output_fd(&self) -> std::io::Result<OwnedFd> {
+        Ok(self.output.try_clone()?.into())
+    }
+}
+
 fn ended_early() -> Refusal {
     Refusal {
         mode: None,

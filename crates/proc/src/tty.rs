@@ -294,6 +294,9 @@ pub struct Watch {
     pub fifo: Option<OwnedFd>,
     /// The pty's slave, to ask for input not yet read (`input_pending`).
     pub slave: Option<std::ffi::CString>,
+    /// The job's output as the supervisor reads it: output still unread is a prompt not yet on
+    /// the screen.
+    pub output: Option<OwnedFd>,
     pub screen: Arc<Mutex<Screen>>,
     pub relay: Arc<Relay>,
     pub rows: u16,
@@ -310,7 +313,11 @@ impl Watch {
             .is_some_and(|f| rustix::io::ioctl_fionread(f).is_ok_and(|n| n > 0))
             || self.relay.in_flight.load(Ordering::SeqCst)
             || started.saturating_sub(self.relay.delivered_us.load(Ordering::SeqCst)) < SETTLE_US
-            || self.slave.as_deref().is_some_and(input_pending);
+            || self.slave.as_deref().is_some_and(input_pending)
+            || self
+                .output
+                .as_ref()
+                .is_some_and(|f| rustix::io::ioctl_fionread(f).is_ok_and(|n| n > 0));
         let sample = if unread {
             Sample::default()
         } else {
@@ -338,7 +345,9 @@ impl Watch {
     }
 
     /// Looks every `LOOK` until `stop`, calling `publish` with each look that differs from the
-    /// last one published, or that is `REPUBLISH_US` newer.
+    /// last one published, or that is `REPUBLISH_US` newer. A job is published as waiting only
+    /// when two looks in a row find it so: what the program wrote just before it blocked may
+    /// still be on its way through the pty to the screen at the first.
     pub fn spawn(
         self,
         stop: Arc<AtomicBool>,
@@ -346,8 +355,15 @@ impl Watch {
     ) -> std::thread::JoinHandle<Watch> {
         std::thread::spawn(move || {
             let mut last: Option<Status> = None;
+            let mut before = false;
             while !stop.load(Ordering::SeqCst) {
-                let now = self.look();
+                let mut now = self.look();
+                let waits = now.state != RUNNING;
+                if waits && !before {
+                    (now.state, now.prompt, now.secret, now.choices) =
+                        (RUNNING.into(), None, false, None);
+                }
+                before = waits;
                 let same = last.as_ref().is_some_and(|l| {
                     Status {
                         sampled_us: now.sampled_us,

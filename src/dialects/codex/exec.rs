@@ -240,11 +240,12 @@ fn reply(a: Answer, started: Instant, max_output_tokens: Option<u64>) -> Success
         }
     }
     let waiting = a.term.as_ref().filter(|t| running && write::waits(t));
+    out.push_str("Output:\n");
+    out.push_str(&a.text);
+    // After Codex's own shape, which its models are trained on.
     if let Some(t) = waiting {
         out.push_str(&write::waiting_line(t));
     }
-    out.push_str("Output:\n");
-    out.push_str(&a.text);
     let state = match waiting {
         Some(t) => t.state.clone(),
         None => serde_json::to_value(a.job.state)

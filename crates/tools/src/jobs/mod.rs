@@ -657,7 +657,8 @@ fn write(ctx: &Ctx, input: &Input) -> Result<Success> {
         write::BUDGET,
     )?;
     let mut out = a.text.clone();
-    if a.text.is_empty() && a.job.state == State::Running {
+    let waits = waiting(ctx, &a.job);
+    if a.text.is_empty() && a.job.state == State::Running && waits.is_none() {
         out.push_str(&format!(
             "(no new output within {})\n",
             secs(timeout.as_millis() as u64)
@@ -665,7 +666,6 @@ fn write(ctx: &Ctx, input: &Input) -> Result<Success> {
     } else if a.text.is_empty() {
         out.push_str("(no new output)\n");
     }
-    let waits = waiting(ctx, &a.job);
     if let Some(t) = &waits {
         out.push_str(&write::waiting_line(t));
     }

@@ -262,6 +262,9 @@ pub fn collect(
 /// One line saying what the program waits for (SPEC 28).
 pub fn waiting_line(st: &Status) -> String {
     let prompt = st.prompt.as_deref().unwrap_or("");
+    if prompt.is_empty() && !st.secret && st.choices.is_none() {
+        return "Waiting for input.\n".to_string();
+    }
     if st.secret {
         format!("Waiting for a secret (input_required) at {prompt:?}: what is typed now is not echoed, logged or kept.\n")
     } else if let Some(c) = &st.choices {

@@ -294,6 +294,7 @@ pub fn main() -> i32 {
                 master,
                 fifo: keep.as_ref().and_then(|k| k.try_clone().ok()),
                 slave,
+                output: running.output_fd().ok(),
                 screen,
                 relay,
                 rows,
