@@ -50,13 +50,14 @@ pub enum Action {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Input {
-    /// `list` (default), `output`, `kill`, `wait` or `write`.
+    /// `list` (default), `output`, `kill`, `wait`, `write` or `screen`.
     #[schemars(extend("default" = "list"))]
     pub action: Option<Action>,
-    /// The job's id (from run's `data.id`), for output, kill, wait and write.
+    /// The job's id (from run's `data.id`), for output, kill, wait, write and screen.
     pub id: Option<String>,
     /// write: the text to type into the job's stdin, newlines included (`"yes\n"`); `""` only
-    /// looks for new output. The job must have been started with `interactive: true`.
+    /// looks for new output. The job must have been started with `interactive: true`. On a
+    /// terminal (`tty`), keys too: `\u0003` Ctrl-C, `\u0004` Ctrl-D, `\u001b[A` up.
     pub chars: Option<String>,
     /// output/wait: where in the raw log to start, in bytes (a cut output and each page name
     /// the next offset). Default 0.
@@ -65,8 +66,8 @@ pub struct Input {
     #[schemars(extend("default" = false))]
     pub block: Option<bool>,
     /// output with block, and wait: how long to wait, in milliseconds (default 30000). write:
-    /// how long to wait for the job to answer (default 1000); the answer comes as soon as the
-    /// job has printed and fallen quiet for 0.1 s, or has ended.
+    /// how long to wait for the job to answer (default 2000); the answer comes as soon as the
+    /// program waits for input again, or has ended.
     #[schemars(range(min = 1, max = 600_000), extend("default" = 30_000))]
     pub timeout_ms: Option<u64>,
     /// output/wait: keep only the lines matching this regular expression.
@@ -87,7 +88,8 @@ impl Tool for Jobs {
     const DESCRIPTION: &'static str = "Looks after the session's runs, background ones above all. `list` (default): every run, newest first, with its state (running, exited N, killed, timed out). \
 `output` with `id`: the run's log from `offset` (bytes; each page names the next offset), cleaned like run's output, with the job's state; `block: true` first waits for the job to end or for `timeout_ms` (default 30000). `wait` is output with block. `filter` keeps matching lines; `since_last: true` shows only what is new since the previous such call. \
 `kill` with `id`: ends the job and every process it started (SIGTERM, then SIGKILL after 2 s); a job that already ended is not an error. \
-`write` with `id` and `chars`: types `chars` into a job started with run's `interactive: true` (a REPL, a prompt: there is no terminal, the program reads a pipe), then waits up to `timeout_ms` (default 1000) until it prints and falls quiet or ends, and returns what it printed since the last read, with its state. Works from any loopr-tool process of the same session.";
+`write` with `id` and `chars`: types `chars` into a job started with run's `interactive: true` (a REPL, a prompt; with run's `tty: true` on a terminal, keys included), then waits up to `timeout_ms` (default 2000) until it waits for input again or ends, and returns what it printed since the last read, with its state. \
+An interactive job that waits for input has state `waiting_input` (read from the kernel, with `prompt`, its last line), or `input_required` for a password prompt (`secret: true`: what you type then is never echoed, logged or kept) or a y/N question (`choices`); `wait` returns at once on either. `wait` with `until` (a regex) also returns when the output matches (`data.match`; `data.matched: false` if the time ran out). `screen` with `id`: the terminal's screen as text (top, less, a curses menu), kept after the job ends. Works from any loopr-tool process of the same session.";
     const POSITIONALS: &'static [&'static str] = &["action"];
     const EXAMPLES: &'static str = "  echo '{\"action\": \"output\", \"id\": \"3\", \"block\": true}' | loopr-tool jobs\n  echo '{\"action\": \"write\", \"id\": \"4\", \"chars\": \"print(6*7)\\n\"}' | loopr-tool jobs\n  loopr-tool jobs kill --id 3";
     const HINTS: Hints = Hints::DESTRUCTIVE;
