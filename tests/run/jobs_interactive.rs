@@ -116,7 +116,8 @@ fn an_interactive_job_answers_each_write_with_what_it_printed_since() {
     poll.assert_ok();
     assert!(t.elapsed() < Duration::from_millis(4000));
     assert!(
-        poll.output().starts_with("(no new output)\nWaiting for input"),
+        poll.output()
+            .starts_with("(no new output)\nWaiting for input"),
         "{}",
         poll.output()
     );
@@ -153,7 +154,8 @@ fn a_job_that_ends_on_its_input_answers_with_its_last_words_then_refuses_more() 
     let cat = start(&env, &m, "cat", None);
     let out = write(&env, &cat, "abc\ndef\n");
     assert!(
-        out.output().starts_with("abc\ndef\nWaiting for input at \"def\".\nJob "),
+        out.output()
+            .starts_with("abc\ndef\nWaiting for input at \"def\".\nJob "),
         "{}",
         out.output()
     );

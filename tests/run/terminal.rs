@@ -164,7 +164,10 @@ fn bash_on_a_terminal_runs_typed_lines_and_the_guard_blocks_a_destructive_one() 
         out.assert_err("blocked_command");
         assert_eq!(out.json["error"]["rule"], "rm_root");
     }
-    assert!(!bin.join("rm-ran").exists(), "a blocked line reached the shell");
+    assert!(
+        !bin.join("rm-ran").exists(),
+        "a blocked line reached the shell"
+    );
     // A harmless rm still goes through (the stub runs).
     write(&env, &id, "rm -f nothing\n").assert_ok();
     assert!(bin.join("rm-ran").exists());
@@ -227,7 +230,10 @@ fn a_read_s_password_is_input_required_and_the_secret_is_kept_nowhere() {
         assert!(!out.json.to_string().contains(secret));
     }
     let all = files(&env.state);
-    assert!(all.iter().any(|f| f.extension().is_some_and(|e| e == "log")));
+    assert!(
+        all.iter()
+            .any(|f| f.extension().is_some_and(|e| e == "log"))
+    );
     for f in all {
         let bytes = std::fs::read(&f).unwrap();
         let found = bytes.windows(secret.len()).any(|w| w == secret.as_bytes());
@@ -254,7 +260,12 @@ fn ssh_keygen_asks_for_its_passphrase_as_a_secret() {
     let out = wait(&env, &id, 20_000);
     assert_eq!(state(&out), "input_required", "{}", out.output());
     assert_eq!(out.data()["secret"], true);
-    assert!(out.data()["prompt"].as_str().unwrap().contains("passphrase"));
+    assert!(
+        out.data()["prompt"]
+            .as_str()
+            .unwrap()
+            .contains("passphrase")
+    );
     let again = write(&env, &id, "correct horse\n");
     assert_eq!(state(&again), "input_required", "{}", again.output());
     assert!(again.data()["prompt"].as_str().unwrap().contains("again"));
@@ -333,12 +344,18 @@ fn less_waits_for_a_key_and_its_screen_is_the_page() {
     let screen = env.call("jobs", json!({"action": "screen", "id": id}));
     let text = screen.data()["screen"].as_str().unwrap().to_string();
     assert!(text.starts_with("line 1\nline 2\n"), "{text}");
-    assert!(text.contains("line 9") && !text.contains("line 11"), "{text}");
+    assert!(
+        text.contains("line 9") && !text.contains("line 11"),
+        "{text}"
+    );
     // A space pages on; q quits.
     write(&env, &id, " ").assert_ok();
     let screen = env.call("jobs", json!({"action": "screen", "id": id}));
     let text = screen.data()["screen"].as_str().unwrap().to_string();
-    assert!(text.contains("line 15") && !text.contains("line 2\n"), "{text}");
+    assert!(
+        text.contains("line 15") && !text.contains("line 2\n"),
+        "{text}"
+    );
     let done = write(&env, &id, "q");
     let done = if state(&done) == "running" {
         wait(&env, &id, 10_000)

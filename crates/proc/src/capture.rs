@@ -22,6 +22,9 @@ struct Cut {
     lines: u64,
 }
 
+/// A second reader of the output (`Capture::tap`).
+type Tap = Box<dyn FnMut(&[u8]) + Send>;
+
 pub struct Capture {
     log: Option<File>,
     log_cap: u64,
@@ -45,7 +48,7 @@ pub struct Capture {
     base: u64,
     write_error: Option<std::io::Error>,
     /// Sees every byte as it comes (a terminal job's screen, tty.rs).
-    tap: Option<Box<dyn FnMut(&[u8]) + Send>>,
+    tap: Option<Tap>,
 }
 
 /// The output as the model sees it.

@@ -6,7 +6,9 @@
 //! terminal (keeper.rs). The screen is `vt100` (MIT, doy/vt100-rust): a small synchronous
 //! terminal emulator that takes bytes and answers with rows of text and a cursor — chosen over
 //! alacritty_terminal and wezterm-term, which bring an event loop, fonts and config types a
-//! headless reader never uses. Measured: MEASURE_ME.
+//! headless reader never uses. Measured: +60 KiB (61,880 bytes) on a
+//! scratch binary that feeds bytes to it and prints the rows (release, LTO, stripped: 313,560 →
+//! 375,440 bytes); rustix's `pty` and `termios` features add only thin wrappers.
 
 use crate::waiting::{Input, Sample};
 use rustix::event::{PollFd, PollFlags, poll};
@@ -132,7 +134,10 @@ impl Screen {
             .rows(0, cols.get())
             .map(|r| r.trim_end().to_string())
             .collect();
-        let used = rows.iter().rposition(|r| !r.is_empty()).map_or(0, |i| i + 1);
+        let used = rows
+            .iter()
+            .rposition(|r| !r.is_empty())
+            .map_or(0, |i| i + 1);
         rows[..used].join("\n")
     }
 
@@ -212,7 +217,11 @@ pub fn classify(prompt: &str, echo_off: bool) -> (bool, Option<Vec<String>>) {
 }
 
 /// The state a look gives.
-pub fn status_of(waiting: bool, prompt: String, echo_off: bool) -> (String, Option<String>, bool, Option<Vec<String>>) {
+pub fn status_of(
+    waiting: bool,
+    prompt: String,
+    echo_off: bool,
+) -> (String, Option<String>, bool, Option<Vec<String>>) {
     if !waiting {
         return (RUNNING.into(), None, false, None);
     }
@@ -391,7 +400,10 @@ mod tests {
         let c = |p: &str| classify(p, false);
         assert_eq!(c("Password:"), (true, None));
         assert_eq!(c("[sudo] password for bob: "), (true, None));
-        assert_eq!(c("Enter passphrase (empty for no passphrase): "), (true, None));
+        assert_eq!(
+            c("Enter passphrase (empty for no passphrase): "),
+            (true, None)
+        );
         assert_eq!(c("Password for 'https://x@example.com': "), (true, None));
         assert_eq!(c("Username for 'https://example.com': "), (false, None));
         let yn = Some(vec!["y".to_string(), "n".to_string()]);
@@ -425,8 +437,7 @@ mod tests {
         assert!(!echo_off(&pty.master));
         let mut t = rustix::termios::tcgetattr(&pty.slave).unwrap();
         t.local_modes.remove(LocalModes::ECHO);
-        rustix::termios::tcsetattr(&pty.slave, rustix::termios::OptionalActions::Now, &t)
-            .unwrap();
+        rustix::termios::tcsetattr(&pty.slave, rustix::termios::OptionalActions::Now, &t).unwrap();
         assert!(echo_off(&pty.master));
         let w = rustix::termios::tcgetwinsize(&pty.slave).unwrap();
         assert_eq!((w.ws_row, w.ws_col), (30, 100));

@@ -119,9 +119,11 @@ fn below(root: u32) -> Vec<u32> {
     let mut queue = vec![root];
     while let Some(pid) = queue.pop() {
         for t in tasks(pid) {
-            let Ok(list) = std::fs::read_to_string(format!("/proc/{pid}/task/{t}/children"))
-            else {
-                return crate::proc::descendants(root).iter().map(|s| s.pid).collect();
+            let Ok(list) = std::fs::read_to_string(format!("/proc/{pid}/task/{t}/children")) else {
+                return crate::proc::descendants(root)
+                    .iter()
+                    .map(|s| s.pid)
+                    .collect();
             };
             for c in list.split_ascii_whitespace().filter_map(|c| c.parse().ok()) {
                 out.push(c);

@@ -14,12 +14,12 @@ use crate::run::record::{self, Job, State};
 use crate::run::runtime;
 use crate::run::term;
 use crate::run::tty::{self, Status};
-use regex::Regex;
 use crate::run::{one_line, secs};
 use crate::state::{self, StateLock};
 use crate::tool::{Effect, Hints, Tool};
 use grep_matcher::Matcher;
 use grep_regex::RegexMatcher;
+use regex::Regex;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -463,7 +463,10 @@ fn output(ctx: &Ctx, action: Action, input: &Input) -> Result<Success> {
     if let Some(t) = &waits {
         out.push_str(&write::waiting_line(t));
     }
-    out.push_str(&state_line(&job, blocked && found.is_none() && waits.is_none()));
+    out.push_str(&state_line(
+        &job,
+        blocked && found.is_none() && waits.is_none(),
+    ));
     let mut data = item_now(ctx, &job);
     if until.is_some() {
         data["matched"] = json!(found.is_some());

@@ -64,7 +64,10 @@ fn guard_typed(ctx: &Ctx, job: &Job, chars: &str) -> Result<()> {
     if st.as_ref().is_some_and(|s| s.secret) {
         return Ok(());
     }
-    let reader = st.as_ref().and_then(|s| s.reader.as_deref()).is_some_and(is_shell);
+    let reader = st
+        .as_ref()
+        .and_then(|s| s.reader.as_deref())
+        .is_some_and(is_shell);
     let command = job.command.split_whitespace().next().is_some_and(is_shell);
     if !(reader || command) {
         return Ok(());
@@ -266,9 +269,14 @@ pub fn waiting_line(st: &Status) -> String {
         return "Waiting for input.\n".to_string();
     }
     if st.secret {
-        format!("Waiting for a secret (input_required) at {prompt:?}: what is typed now is not echoed, logged or kept.\n")
+        format!(
+            "Waiting for a secret (input_required) at {prompt:?}: what is typed now is not echoed, logged or kept.\n"
+        )
     } else if let Some(c) = &st.choices {
-        format!("Waiting for a choice (input_required: {}) at {prompt:?}.\n", c.join("/"))
+        format!(
+            "Waiting for a choice (input_required: {}) at {prompt:?}.\n",
+            c.join("/")
+        )
     } else {
         format!("Waiting for input at {prompt:?}.\n")
     }

@@ -28,11 +28,11 @@ use serde_json::json;
 use std::ffi::CString;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::fd::OwnedFd;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// How the model reads, stops and types into the job it started, in the names it was offered
@@ -254,14 +254,23 @@ pub fn main() -> i32 {
     };
     let screen = job.interactive.then(|| {
         let (rows, cols) = order.spec.tty.unwrap_or((tty::ROWS, tty::COLS));
-        Arc::new(Mutex::new(tty::Screen::new(rows, cols, order.spec.tty.is_none())))
+        Arc::new(Mutex::new(tty::Screen::new(
+            rows,
+            cols,
+            order.spec.tty.is_none(),
+        )))
     });
     if let Some(screen) = &screen {
         let s = screen.clone();
         capture.tap(move |b| s.lock().unwrap_or_else(|e| e.into_inner()).feed(b));
     }
     let relay = Arc::new(tty::Relay::default());
-    let (io, input, master, slave) = match open_io(&order.spec, stdin, keep.as_ref(), &relay) {
+    let Opened {
+        io,
+        input,
+        master,
+        slave,
+    } = match open_io(&order.spec, stdin, keep.as_ref(), &relay) {
         Ok(x) => x,
         Err(e) => {
             forget_fifo();
@@ -361,6 +370,14 @@ pub fn main() -> i32 {
     0
 }
 
+/// What `open_io` opened: the command's stdin and output, and what the watch looks at.
+struct Opened {
+    io: exec::Io,
+    input: Option<Input>,
+    master: Option<OwnedFd>,
+    slave: Option<CString>,
+}
+
 /// The command's stdin and output: a pty (`tty`), whose writes the FIFO's bytes reach through
 /// the relay; the FIFO itself (an interactive job on pipes); or plain pipes. With them, what
 /// waiting.rs watches and the master it asks about the foreground group and echo.
@@ -369,7 +386,7 @@ fn open_io(
     fifo_read: Option<OwnedFd>,
     fifo_write: Option<&OwnedFd>,
     relay: &Arc<tty::Relay>,
-) -> std::io::Result<(exec::Io, Option<Input>, Option<OwnedFd>, Option<CString>)> {
+) -> std::io::Result<Opened> {
     let pipe_input = |fd: &OwnedFd| -> std::io::Result<Input> {
         let st = rustix::fs::fstat(fd)?;
         Ok(Input::Pipe {
@@ -386,14 +403,28 @@ fn open_io(
                 slave: pty.slave,
                 master: pty.master,
             };
-            let input = Input::Tty { rdev: pty.rdev };
-            Ok((io, Some(input), Some(watched), Some(pty.path)))
+            Ok(Opened {
+                io,
+                input: Some(Input::Tty { rdev: pty.rdev }),
+                master: Some(watched),
+                slave: Some(pty.path),
+            })
         }
         (_, Some(read)) => {
             let input = fifo_write.map(pipe_input).transpose()?;
-            Ok((exec::Io::Stdin(read), input, None, None))
+            Ok(Opened {
+                io: exec::Io::Stdin(read),
+                input,
+                master: None,
+                slave: None,
+            })
         }
-        (_, None) => Ok((exec::Io::Pipes, None, None, None)),
+        (_, None) => Ok(Opened {
+            io: exec::Io::Pipes,
+            input: None,
+            master: None,
+            slave: None,
+        }),
     }
 }
 
