@@ -8,13 +8,13 @@ use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 use testkit::{Env, Out, Reaper};
 
-fn mark(name: &str) -> String {
+pub(crate) fn mark(name: &str) -> String {
     format!("loopr-interactive-{name}-{}", std::process::id())
 }
 
 /// A call whose processes carry the mark: a job inherits the environment of the `loopr-tool`
 /// that started it, so the reaper finds what an `exec_command` started too.
-fn call(env: &Env, m: &str, tool: &str, input: Value) -> Out {
+pub(crate) fn call(env: &Env, m: &str, tool: &str, input: Value) -> Out {
     let mut c = env.cmd();
     c.env("LOOPR_TEST_MARK", m)
         .arg(tool)
@@ -38,7 +38,7 @@ fn start(env: &Env, m: &str, command: &str, stdin: Option<&str>) -> String {
     out.data()["id"].as_str().unwrap().to_string()
 }
 
-fn write(env: &Env, id: &str, chars: &str) -> Out {
+pub(crate) fn write(env: &Env, id: &str, chars: &str) -> Out {
     env.call(
         "jobs",
         json!({"action": "write", "id": id, "chars": chars, "timeout_ms": 5000}),
@@ -46,7 +46,7 @@ fn write(env: &Env, id: &str, chars: &str) -> Out {
 }
 
 /// Ends every job of the session and checks nothing of them is left.
-fn end_all(env: &Env, m: &str) {
+pub(crate) fn end_all(env: &Env, m: &str) {
     env.call("session", json!({"action": "reset"})).assert_ok();
     wait_until("the jobs' processes to end", Duration::from_secs(5), || {
         testkit::marked_alive(m).is_empty()

@@ -5,21 +5,16 @@
 //! Every call is a process of its own; every job a test starts is ended (a `Reaper` backs that
 //! up when an assertion fails first).
 
+use super::jobs_interactive::{call, end_all, mark, write};
 use serde_json::{Value, json};
 use std::path::Path;
 use std::time::{Duration, Instant};
 use testkit::{Env, Out, Reaper};
 
-fn mark(name: &str) -> String {
-    format!("loopr-terminal-{name}-{}", std::process::id())
-}
-
-fn call(env: &Env, m: &str, tool: &str, input: Value) -> Out {
-    let mut c = env.cmd();
-    c.env("LOOPR_TEST_MARK", m)
-        .arg(tool)
-        .write_stdin(input.to_string());
-    testkit::finish(c)
+/// A test's scratch env, its mark, and the reaper that ends what it started.
+fn scene(name: &str) -> (Env, String, Reaper) {
+    let m = mark(&format!("tty-{name}"));
+    (Env::new(), m.clone(), Reaper(m, vec![]))
 }
 
 /// Starts `command` on a terminal (`extra` adds fields) and returns its id.
@@ -43,24 +38,29 @@ fn wait(env: &Env, id: &str, ms: u64) -> Out {
     out
 }
 
-fn write(env: &Env, id: &str, chars: &str) -> Out {
-    env.call(
-        "jobs",
-        json!({"action": "write", "id": id, "chars": chars, "timeout_ms": 5000}),
-    )
+/// Types `chars` (the last keys a program needs) and answers with the job's end.
+fn to_end(env: &Env, id: &str, chars: &str) -> Out {
+    let out = write(env, id, chars);
+    let out = if state(&out) == "running" {
+        wait(env, id, 10_000)
+    } else {
+        out
+    };
+    assert_eq!(state(&out), "exited", "{}", out.output());
+    out
 }
 
 fn state(out: &Out) -> &str {
     out.data()["state"].as_str().unwrap_or_default()
 }
 
-fn end_all(env: &Env, m: &str) {
-    env.call("session", json!({"action": "reset"})).assert_ok();
-    let stop = Instant::now() + Duration::from_secs(5);
-    while !testkit::marked_alive(m).is_empty() {
-        assert!(Instant::now() < stop, "the jobs' processes did not end");
-        std::thread::sleep(Duration::from_millis(20));
+/// Whether `cmd` is missing (the test then skips, saying which package `.ci/run` installs).
+fn missing(cmd: &str, package: &str) -> bool {
+    if has(cmd) {
+        return false;
     }
+    eprintln!("skipped: {cmd} is not installed (.ci/run installs {package})");
+    true
 }
 
 fn has(cmd: &str) -> bool {
@@ -73,9 +73,7 @@ fn has(cmd: &str) -> bool {
 
 #[test]
 fn a_python_repl_waits_on_its_terminal_and_answers_each_line() {
-    let env = Env::new();
-    let m = mark("python");
-    let _reaper = Reaper(m.clone(), vec![]);
+    let (env, m, _reaper) = scene("python");
     let id = start(&env, &m, "python3 -q", json!({"rows": 30, "cols": 100}));
     // `wait` returns at once on waiting_input, the prompt read from the screen.
     let t = Instant::now();
@@ -102,13 +100,7 @@ fn a_python_repl_waits_on_its_terminal_and_answers_each_line() {
         out.output()
     );
     // Ctrl-D ends the REPL; the log, the exit and the last screen are kept.
-    let out = write(&env, &id, "\u{4}");
-    let out = if state(&out) == "running" {
-        wait(&env, &id, 10_000)
-    } else {
-        out
-    };
-    assert_eq!(state(&out), "exited", "{}", out.output());
+    let out = to_end(&env, &id, "\u{4}");
     assert_eq!(out.data()["exit_code"], 0);
     let screen = env.call("jobs", json!({"action": "screen", "id": id}));
     screen.assert_ok();
@@ -122,9 +114,7 @@ fn a_python_repl_waits_on_its_terminal_and_answers_each_line() {
 
 #[test]
 fn bash_on_a_terminal_runs_typed_lines_and_the_guard_blocks_a_destructive_one() {
-    let env = Env::new();
-    let m = mark("bash");
-    let _reaper = Reaper(m.clone(), vec![]);
+    let (env, m, _reaper) = scene("bash");
     // Harmless if the guard were broken: `rm` is a stub first on PATH that only leaves a mark,
     // and HOME is a scratch directory.
     let bin = env.path("stub-bin");
@@ -191,9 +181,7 @@ fn files(dir: &Path) -> Vec<std::path::PathBuf> {
 
 #[test]
 fn a_read_s_password_is_input_required_and_the_secret_is_kept_nowhere() {
-    let env = Env::new();
-    let m = mark("secret");
-    let _reaper = Reaper(m.clone(), vec![]);
+    let (env, m, _reaper) = scene("secret");
     let secret = "hunter2-xyzzy-SECRET";
     let id = start(
         &env,
@@ -217,14 +205,8 @@ fn a_read_s_password_is_input_required_and_the_secret_is_kept_nowhere() {
     assert_eq!(state(&typed), "input_required");
     assert_eq!(typed.data()["choices"], json!(["y", "n"]));
     assert!(typed.data().get("secret").is_none());
-    let last = write(&env, &id, "y\n");
-    let last = if state(&last) == "running" {
-        wait(&env, &id, 10_000)
-    } else {
-        last
-    };
+    let last = to_end(&env, &id, "y\n");
     assert!(last.output().contains("answer y"), "{}", last.output());
-    assert_eq!(state(&last), "exited");
     // Nothing typed at the echo-off prompt reached any answer or any file of the state dir.
     for out in [&out, &typed, &last] {
         assert!(!out.json.to_string().contains(secret));
@@ -244,13 +226,10 @@ fn a_read_s_password_is_input_required_and_the_secret_is_kept_nowhere() {
 
 #[test]
 fn ssh_keygen_asks_for_its_passphrase_as_a_secret() {
-    if !has("ssh-keygen") {
-        eprintln!("skipped: ssh-keygen is not installed (.ci/run installs openssh-client)");
+    if missing("ssh-keygen", "openssh-client") {
         return;
     }
-    let env = Env::new();
-    let m = mark("sshkeygen");
-    let _reaper = Reaper(m.clone(), vec![]);
+    let (env, m, _reaper) = scene("sshkeygen");
     let id = start(
         &env,
         &m,
@@ -269,13 +248,7 @@ fn ssh_keygen_asks_for_its_passphrase_as_a_secret() {
     let again = write(&env, &id, "correct horse\n");
     assert_eq!(state(&again), "input_required", "{}", again.output());
     assert!(again.data()["prompt"].as_str().unwrap().contains("again"));
-    let done = write(&env, &id, "correct horse\n");
-    let done = if state(&done) == "running" {
-        wait(&env, &id, 10_000)
-    } else {
-        done
-    };
-    assert_eq!(state(&done), "exited", "{}", done.output());
+    let done = to_end(&env, &id, "correct horse\n");
     assert_eq!(done.data()["exit_code"], 0);
     assert!(env.path("key").exists() && env.path("key.pub").exists());
     end_all(&env, &m);
@@ -283,13 +256,10 @@ fn ssh_keygen_asks_for_its_passphrase_as_a_secret() {
 
 #[test]
 fn git_asks_for_a_username_then_a_password_on_the_terminal() {
-    if !has("git") {
-        eprintln!("skipped: git is not installed");
+    if missing("git", "git") {
         return;
     }
-    let env = Env::new();
-    let m = mark("git");
-    let _reaper = Reaper(m.clone(), vec![]);
+    let (env, m, _reaper) = scene("git");
     let home = env.path("home");
     std::fs::create_dir_all(&home).unwrap();
     // No helper, no config: git asks on the terminal (GIT_TERMINAL_PROMPT=1 undoes run's 0).
@@ -315,26 +285,17 @@ fn git_asks_for_a_username_then_a_password_on_the_terminal() {
             .unwrap()
             .starts_with("Password for 'https://bob@git.example.com'")
     );
-    let done = write(&env, &id, "pw\n");
-    let done = if state(&done) == "running" {
-        wait(&env, &id, 10_000)
-    } else {
-        done
-    };
-    assert_eq!(state(&done), "exited", "{}", done.output());
+    let done = to_end(&env, &id, "pw\n");
     assert!(done.output().contains("username=bob"), "{}", done.output());
     end_all(&env, &m);
 }
 
 #[test]
 fn less_waits_for_a_key_and_its_screen_is_the_page() {
-    if !has("less") {
-        eprintln!("skipped: less is not installed (.ci/run installs it)");
+    if missing("less", "it") {
         return;
     }
-    let env = Env::new();
-    let m = mark("less");
-    let _reaper = Reaper(m.clone(), vec![]);
+    let (env, m, _reaper) = scene("less");
     let lines: String = (1..=200).map(|i| format!("line {i}\n")).collect();
     env.write_file("f.txt", lines);
     let id = start(&env, &m, "less f.txt", json!({"rows": 10}));
@@ -356,25 +317,16 @@ fn less_waits_for_a_key_and_its_screen_is_the_page() {
         text.contains("line 15") && !text.contains("line 2\n"),
         "{text}"
     );
-    let done = write(&env, &id, "q");
-    let done = if state(&done) == "running" {
-        wait(&env, &id, 10_000)
-    } else {
-        done
-    };
-    assert_eq!(state(&done), "exited", "{}", done.output());
+    to_end(&env, &id, "q");
     end_all(&env, &m);
 }
 
 #[test]
 fn top_on_a_terminal_waits_for_a_key_and_top_b_stays_running() {
-    if !has("top") {
-        eprintln!("skipped: top is not installed (.ci/run installs procps)");
+    if missing("top", "procps") {
         return;
     }
-    let env = Env::new();
-    let m = mark("top");
-    let _reaper = Reaper(m.clone(), vec![]);
+    let (env, m, _reaper) = scene("top");
     let home = env.path("home");
     std::fs::create_dir_all(&home).unwrap();
     let vars = json!({"env": {"HOME": home}});
@@ -387,21 +339,13 @@ fn top_on_a_terminal_waits_for_a_key_and_top_b_stays_running() {
     let screen = env.call("jobs", json!({"action": "screen", "id": id}));
     let text = screen.data()["screen"].as_str().unwrap();
     assert!(text.contains("PID") && text.contains("COMMAND"), "{text}");
-    let done = write(&env, &id, "q");
-    let done = if state(&done) == "running" {
-        wait(&env, &id, 10_000)
-    } else {
-        done
-    };
-    assert_eq!(state(&done), "exited", "{}", done.output());
+    to_end(&env, &id, "q");
     end_all(&env, &m);
 }
 
 #[test]
 fn a_busy_command_is_never_waiting_and_a_sleep_is_running() {
-    let env = Env::new();
-    let m = mark("busy");
-    let _reaper = Reaper(m.clone(), vec![]);
+    let (env, m, _reaper) = scene("busy");
     // Long output, as pytest's; and a program that sleeps before it reads.
     let busy = start(
         &env,
@@ -423,9 +367,7 @@ fn a_busy_command_is_never_waiting_and_a_sleep_is_running() {
 
 #[test]
 fn wait_until_returns_on_a_match_and_says_when_it_did_not() {
-    let env = Env::new();
-    let m = mark("until");
-    let _reaper = Reaper(m.clone(), vec![]);
+    let (env, m, _reaper) = scene("until");
     let out = call(
         &env,
         &m,
@@ -489,9 +431,7 @@ fn tty_needs_a_background_interactive_run_and_a_sane_size() {
 
 #[test]
 fn the_sandbox_and_network_none_wrap_the_terminals_program() {
-    let env = Env::new();
-    let m = mark("confined");
-    let _reaper = Reaper(m.clone(), vec![]);
+    let (env, m, _reaper) = scene("confined");
     let id = start(
         &env,
         &m,
@@ -516,9 +456,7 @@ fn the_sandbox_and_network_none_wrap_the_terminals_program() {
 
 #[test]
 fn exec_command_with_tty_returns_at_a_prompt_and_write_stdin_answers() {
-    let env = Env::new();
-    let m = mark("exec");
-    let _reaper = Reaper(m.clone(), vec![]);
+    let (env, m, _reaper) = scene("exec");
     let t = Instant::now();
     let out = call(
         &env,

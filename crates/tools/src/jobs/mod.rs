@@ -398,18 +398,29 @@ fn matched(ctx: &Ctx, id: &str, re: &Regex, from: u64) -> Option<String> {
     re.find(&text).map(|m| m.as_str().to_string())
 }
 
+/// A regex field compiled, or `invalid_regex` naming it.
+fn compiled<T, E: std::fmt::Display>(
+    field: &str,
+    given: Option<&str>,
+    compile: impl Fn(&str) -> std::result::Result<T, E>,
+) -> Result<Option<T>> {
+    given
+        .map(|p| {
+            compile(p).map_err(|e| {
+                ToolError::new(Code::InvalidRegex, format!("{field} does not compile: {e}"))
+                    .with("field", field)
+            })
+        })
+        .transpose()
+}
+
 fn output(ctx: &Ctx, action: Action, input: &Input) -> Result<Success> {
     let id = input.id.as_deref().unwrap_or_default();
     let mut job = find(ctx, id)?;
     let timeout = Duration::from_millis(input.timeout_ms.unwrap_or(30_000));
     let blocked = action == Action::Wait || input.block == Some(true);
-    let until = match &input.until {
-        Some(u) => Some(Regex::new(u).map_err(|e| {
-            ToolError::new(Code::InvalidRegex, format!("until does not compile: {e}"))
-                .with("field", "until")
-        })?),
-        None => None,
-    };
+    let until = compiled("until", input.until.as_deref(), Regex::new)?;
+    let filter = compiled("filter", input.filter.as_deref(), RegexMatcher::new)?;
     let from = input.offset.unwrap_or(if input.since_last == Some(true) {
         job.read_offset
     } else {
@@ -419,13 +430,6 @@ fn output(ctx: &Ctx, action: Action, input: &Input) -> Result<Success> {
     if blocked {
         (job, found) = wait_for_end(ctx, job, timeout, until.as_ref().map(|r| (r, from)))?;
     }
-    let filter = match &input.filter {
-        Some(f) => Some(RegexMatcher::new(f).map_err(|e| {
-            ToolError::new(Code::InvalidRegex, format!("filter does not compile: {e}"))
-                .with("field", "filter")
-        })?),
-        None => None,
-    };
     let since_last = input.since_last == Some(true) && input.offset.is_none();
     let offset = match (input.offset, since_last) {
         (Some(o), _) => o,
