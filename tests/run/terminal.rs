@@ -225,6 +225,33 @@ fn a_read_s_password_is_input_required_and_the_secret_is_kept_nowhere() {
 }
 
 #[test]
+fn a_password_prompt_that_echoes_has_its_echo_masked_everywhere() {
+    let (env, m, _reaper) = scene("echoed");
+    let secret = "s3cr3t-ECHOED-pw";
+    // No -s: the terminal echoes; the prompt's text alone makes it secret.
+    let id = start(
+        &env,
+        &m,
+        "read -p 'Password: ' pw; echo \"len ${#pw}\"",
+        json!({}),
+    );
+    let out = wait(&env, &id, 20_000);
+    assert_eq!(out.data()["secret"], true, "{}", out.output());
+    let done = to_end(&env, &id, &format!("{secret}\n"));
+    assert!(done.output().contains("len 16"), "{}", done.output());
+    assert!(!done.json.to_string().contains(secret));
+    let screen = env.call("jobs", json!({"action": "screen", "id": id}));
+    let text = screen.data()["screen"].as_str().unwrap();
+    assert!(text.contains("Password: ****************"), "{text}");
+    for f in files(&env.state) {
+        let bytes = std::fs::read(&f).unwrap();
+        let found = bytes.windows(secret.len()).any(|w| w == secret.as_bytes());
+        assert!(!found, "the secret is in {}", f.display());
+    }
+    end_all(&env, &m);
+}
+
+#[test]
 fn ssh_keygen_asks_for_its_passphrase_as_a_secret() {
     if missing("ssh-keygen", "openssh-client") {
         return;
@@ -479,6 +506,8 @@ fn exec_command_with_tty_returns_at_a_prompt_and_write_stdin_answers() {
         "write_stdin",
         json!({"session_id": sid, "chars": "abc\n", "yield_time_ms": 20000}),
     );
-    assert!(out.output().contains("'abc'"), "{}", out.output());
+    // The REPL prints the value getpass returned: on a terminal, a secret typed is masked
+    // wherever it comes back.
+    assert!(out.output().contains("'***'"), "{}", out.output());
     end_all(&env, &m);
 }

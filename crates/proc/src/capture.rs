@@ -24,6 +24,8 @@ struct Cut {
 
 /// A second reader of the output (`Capture::tap`).
 type Tap = Box<dyn FnMut(&[u8]) + Send>;
+/// A rewrite of the output before anything keeps it (`Capture::scrub`).
+type Scrub = Box<dyn FnMut(&mut Vec<u8>) + Send>;
 
 pub struct Capture {
     log: Option<File>,
@@ -49,6 +51,7 @@ pub struct Capture {
     write_error: Option<std::io::Error>,
     /// Sees every byte as it comes (a terminal job's screen, tty.rs).
     tap: Option<Tap>,
+    scrub: Option<Scrub>,
 }
 
 /// The output as the model sees it.
@@ -103,6 +106,7 @@ impl Capture {
             ring_start: 0,
             write_error: None,
             tap: None,
+            scrub: None,
         }
     }
 
@@ -111,7 +115,22 @@ impl Capture {
         self.tap = Some(Box::new(f));
     }
 
+    /// Lets `f` rewrite each chunk before the log, the screen or the text see it (a terminal
+    /// job's echo of a secret, tty.rs).
+    pub fn scrub(&mut self, f: impl FnMut(&mut Vec<u8>) + Send + 'static) {
+        self.scrub = Some(Box::new(f));
+    }
+
     pub fn feed(&mut self, chunk: &[u8]) {
+        let mut owned;
+        let chunk = match &mut self.scrub {
+            Some(f) => {
+                owned = chunk.to_vec();
+                f(&mut owned);
+                &owned[..]
+            }
+            None => chunk,
+        };
         if let Some(t) = &mut self.tap {
             t(chunk);
         }

@@ -255,6 +255,48 @@ const REPUBLISH_US: u64 = 100_000;
 pub struct Relay {
     pub in_flight: AtomicBool,
     pub delivered_us: AtomicU64,
+    /// The last published state wants a secret: what is relayed now is one.
+    pub secret: AtomicBool,
+    /// The secrets relayed so far (each line typed at a secret prompt), whose echo `scrub`
+    /// masks: a prompt that matched by its text (`Password:`) may still echo.
+    pub secrets: Mutex<Vec<Vec<u8>>>,
+}
+
+/// Secrets remembered per job, at most.
+const SECRETS: usize = 32;
+
+impl Relay {
+    /// Keeps the lines of `bytes` as secrets when they are typed at a secret prompt: the last
+    /// published state said so, or the terminal reads with echo off right now.
+    fn remember(&self, bytes: &[u8], echo_off: bool) {
+        if !echo_off && !self.secret.load(Ordering::SeqCst) {
+            return;
+        }
+        let mut kept = self.secrets.lock().unwrap_or_else(|e| e.into_inner());
+        for line in bytes.split(|&b| b == b'\n' || b == b'\r') {
+            // Shorter than 3 bytes, a mask would blot out ordinary text everywhere.
+            if line.len() >= 3 && !kept.iter().any(|k| k == line) {
+                if kept.len() == SECRETS {
+                    kept.remove(0);
+                }
+                kept.push(line.to_vec());
+            }
+        }
+    }
+
+    /// Masks every secret relayed so far in `chunk` with `*`s: what a terminal echoes of it
+    /// never reaches the log, the screen or an answer. (A secret echoed across two reads of the
+    /// output is not found; a terminal echoes a typed line in one piece.)
+    pub fn scrub(&self, chunk: &mut [u8]) {
+        let kept = self.secrets.lock().unwrap_or_else(|e| e.into_inner());
+        for s in kept.iter() {
+            let mut i = 0;
+            while let Some(at) = memchr::memmem::find(&chunk[i..], s) {
+                chunk[i + at..i + at + s.len()].fill(b'*');
+                i += at + s.len();
+            }
+        }
+    }
 }
 
 /// Copies what writers put in the job's FIFO to the terminal, for the job's whole life. A
@@ -279,6 +321,7 @@ pub fn relay(fifo: OwnedFd, master: OwnedFd, r: Arc<Relay>) {
                 }
                 Err(_) => return,
             };
+            r.remember(&buf[..n], echo_off(&master));
             let mut sent = 0;
             while sent < n {
                 match rustix::io::write(&master, &buf[sent..n]) {
@@ -380,6 +423,7 @@ impl Watch {
                     } == now
                         && now.sampled_us - l.sampled_us < REPUBLISH_US
                 });
+                self.relay.secret.store(now.secret, Ordering::SeqCst);
                 if !same {
                     publish(&now);
                     last = Some(now);

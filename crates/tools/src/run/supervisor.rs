@@ -265,6 +265,10 @@ pub fn main() -> i32 {
         capture.tap(move |b| s.lock().unwrap_or_else(|e| e.into_inner()).feed(b));
     }
     let relay = Arc::new(tty::Relay::default());
+    if order.spec.tty.is_some() {
+        let r = relay.clone();
+        capture.scrub(move |b| r.scrub(b));
+    }
     let Opened {
         io,
         input,
