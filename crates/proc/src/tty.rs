@@ -249,6 +249,8 @@ const SETTLE_US: u64 = 30_000;
 /// often, so a writer waiting for a look begun after its bytes is never kept longer.
 pub const LOOK: std::time::Duration = std::time::Duration::from_millis(20);
 const REPUBLISH_US: u64 = 100_000;
+/// Looks skipped in a row while a job waits and nothing stirs (`Watch::spawn`).
+const IDLE_SKIPS: u32 = 4;
 
 /// Bytes on their way from the job's FIFO to its terminal (the relay below).
 #[derive(Default)]
@@ -260,6 +262,17 @@ pub struct Relay {
     /// The secrets relayed so far (each line typed at a secret prompt), whose echo `scrub`
     /// masks: a prompt that matched by its text (`Password:`) may still echo.
     pub secrets: Mutex<Vec<Vec<u8>>>,
+    /// The relay turned the terminal's echo off for a secret typed at a prompt that echoes;
+    /// the watch turns it back on once the program has left that prompt.
+    pub muted: AtomicBool,
+}
+
+/// Turns the terminal's echo on or off (through the master, which sets the slave's modes).
+fn set_echo(master: impl AsFd, on: bool) {
+    if let Ok(mut t) = rustix::termios::tcgetattr(&master) {
+        t.local_modes.set(LocalModes::ECHO, on);
+        let _ = rustix::termios::tcsetattr(&master, rustix::termios::OptionalActions::Now, &t);
+    }
 }
 
 /// Secrets remembered per job, at most.
@@ -321,7 +334,16 @@ pub fn relay(fifo: OwnedFd, master: OwnedFd, r: Arc<Relay>) {
                 }
                 Err(_) => return,
             };
-            r.remember(&buf[..n], echo_off(&master));
+            let quiet = echo_off(&master);
+            let echoes = rustix::termios::tcgetattr(&master)
+                .is_ok_and(|t| t.local_modes.contains(LocalModes::ECHO));
+            if echoes && r.secret.load(Ordering::SeqCst) {
+                // A secret at a prompt that echoes: no echo while it goes in, so the
+                // terminal never prints it (the mask below is the second line).
+                set_echo(&master, false);
+                r.muted.store(true, Ordering::SeqCst);
+            }
+            r.remember(&buf[..n], quiet);
             let mut sent = 0;
             while sent < n {
                 match rustix::io::write(&master, &buf[sent..n]) {
@@ -356,6 +378,16 @@ pub struct Watch {
 }
 
 impl Watch {
+    /// Whether anything is on its way in or out: bytes in the FIFO or being relayed, or output
+    /// not yet read.
+    fn stirred(&self) -> bool {
+        let pending = |f: &Option<OwnedFd>| {
+            f.as_ref()
+                .is_some_and(|f| rustix::io::ioctl_fionread(f).is_ok_and(|n| n > 0))
+        };
+        self.relay.in_flight.load(Ordering::SeqCst) || pending(&self.fifo) || pending(&self.output)
+    }
+
     /// One look.
     pub fn look(&self) -> Status {
         let started = now_us();
@@ -408,7 +440,19 @@ impl Watch {
         std::thread::spawn(move || {
             let mut last: Option<Status> = None;
             let mut before = false;
+            let mut skipped = 0;
+            let mut delivered = 0;
             while !stop.load(Ordering::SeqCst) {
+                // A program that waits stays so until something stirs: input on its way, or
+                // output from it (a redraw). Until then a full look every 100 ms will do: an
+                // idle job's supervisor then costs a fifth of the CPU.
+                let d = self.relay.delivered_us.load(Ordering::SeqCst);
+                if before && skipped < IDLE_SKIPS && d == delivered && !self.stirred() {
+                    skipped += 1;
+                    std::thread::sleep(LOOK);
+                    continue;
+                }
+                (skipped, delivered) = (0, d);
                 let mut now = self.look();
                 let waits = now.state != RUNNING;
                 if waits && !before {
@@ -424,6 +468,13 @@ impl Watch {
                         && now.sampled_us - l.sampled_us < REPUBLISH_US
                 });
                 self.relay.secret.store(now.secret, Ordering::SeqCst);
+                if !now.secret
+                    && now.state != RUNNING
+                    && self.relay.muted.swap(false, Ordering::SeqCst)
+                    && let Some(m) = &self.master
+                {
+                    set_echo(m, true);
+                }
                 if !same {
                     publish(&now);
                     last = Some(now);

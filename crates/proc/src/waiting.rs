@@ -92,22 +92,17 @@ pub fn sample(root: u32, input: Input, foreground: Option<u32>) -> Sample {
         Some(pg) => procs.iter().filter(|p| p.pgrp == pg).collect(),
         None => procs.iter().filter(|p| input.held_by(p)).collect(),
     };
-    let mut reader = None;
+    let mut reading = vec![];
     for p in &candidates {
         match standing(p, input) {
-            Standing::Reading => {
-                reader = reader.or_else(|| comm(p.pid));
-                if reader.is_none() {
-                    reader = Some(String::new());
-                }
-            }
+            Standing::Reading => reading.push(p.pid),
             Standing::Parent => {}
             Standing::Other => return not,
         }
     }
     Sample {
-        waiting: reader.is_some(),
-        reader: reader.filter(|r| !r.is_empty()),
+        waiting: !reading.is_empty(),
+        reader: reading.first().and_then(|&pid| comm(pid)),
     }
 }
 
