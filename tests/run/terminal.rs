@@ -83,6 +83,9 @@ fn a_python_repl_waits_on_its_terminal_and_answers_each_line() {
     assert_eq!(out.data()["prompt"], ">>>");
     assert_eq!(out.data()["reader"], "python3");
     assert_eq!(out.data()["tty"], true);
+    let list = env.call("jobs", json!({}));
+    assert_eq!(list.data()["jobs"][0]["state"], "waiting_input");
+    assert!(list.output().contains("waiting_input"), "{}", list.output());
     let out = write(&env, &id, "print(6*7)\n");
     out.assert_ok();
     assert!(out.output().contains("42\n"), "{}", out.output());
