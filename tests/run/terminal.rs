@@ -515,3 +515,51 @@ fn exec_command_with_tty_returns_at_a_prompt_and_write_stdin_answers() {
     assert!(out.output().contains("'***'"), "{}", out.output());
     end_all(&env, &m);
 }
+
+#[test]
+fn a_tty_job_whose_supervisor_and_keeper_were_killed_is_found_by_its_shells_session() {
+    let (env, m, _reaper) = scene("orphans");
+    // Immune to the hangup their terminal gets when its supervisor dies.
+    let id = start(
+        &env,
+        &m,
+        "nohup sleep 600 >/dev/null 2>&1 & nohup sleep 601 >/dev/null 2>&1 & wait",
+        json!({}),
+    );
+    let sleeps = || {
+        testkit::marked_alive(&m)
+            .into_iter()
+            .filter(|p| {
+                std::fs::read_to_string(format!("/proc/{p}/comm")).is_ok_and(|c| c == "sleep\n")
+            })
+            .count()
+    };
+    let stop = Instant::now() + Duration::from_secs(10);
+    while sleeps() < 2 {
+        assert!(Instant::now() < stop, "the job's sleeps did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let file = env.session_dir("default").join("jobs.json");
+    let all: Value = serde_json::from_slice(&std::fs::read(file).unwrap()).unwrap();
+    let rec = all["jobs"].as_array().unwrap()[0].clone();
+    assert!(rec["terminal"]["pid"].is_u64(), "{rec}");
+    for who in ["keeper", "owner"] {
+        let pid = rec[who]["pid"].as_u64().unwrap().to_string();
+        std::process::Command::new("kill")
+            .args(["-KILL", &pid])
+            .status()
+            .unwrap();
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(sleeps(), 2, "the sleeps outlived both");
+    env.call("jobs", json!({"action": "kill", "id": id}))
+        .assert_ok();
+    let stop = Instant::now() + Duration::from_secs(5);
+    while sleeps() > 0 {
+        assert!(
+            Instant::now() < stop,
+            "jobs kill left the terminal's session running"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}

@@ -332,6 +332,7 @@ fn start(
         note: None,
         interactive,
         tty: tty.is_some(),
+        terminal: None,
     };
     let sandbox = iso.data();
     if job.background {

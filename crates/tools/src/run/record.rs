@@ -69,6 +69,10 @@ pub struct Job {
     /// On a terminal (`tty: true`, SPEC 28): its screen and state are in `term_path`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub tty: bool,
+    /// On a terminal, its shell, which leads a session of its own: what a killed supervisor
+    /// and keeper leave behind is found there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terminal: Option<ProcId>,
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]

@@ -320,9 +320,11 @@ pub fn main() -> i32 {
     };
     let me = ProcId::me();
     let keeper = running.keeper;
+    let terminal = order.spec.tty.and_then(|_| ProcId::of(running.shell));
     let _ = record::update(&ctx, &order.id, |j| {
         j.owner = Some(me);
         j.keeper = Some(keeper);
+        j.terminal = terminal;
     });
     answer("ok");
     // From here on nobody listens: the starter has gone.
