@@ -182,6 +182,15 @@ fn files(dir: &Path) -> Vec<std::path::PathBuf> {
     out
 }
 
+/// No file under `dir` holds `secret`.
+fn assert_nowhere(dir: &Path, secret: &str) {
+    for f in files(dir) {
+        let bytes = std::fs::read(&f).unwrap();
+        let found = bytes.windows(secret.len()).any(|w| w == secret.as_bytes());
+        assert!(!found, "the secret is in {}", f.display());
+    }
+}
+
 #[test]
 fn a_read_s_password_is_input_required_and_the_secret_is_kept_nowhere() {
     let (env, m, _reaper) = scene("secret");
@@ -219,11 +228,7 @@ fn a_read_s_password_is_input_required_and_the_secret_is_kept_nowhere() {
         all.iter()
             .any(|f| f.extension().is_some_and(|e| e == "log"))
     );
-    for f in all {
-        let bytes = std::fs::read(&f).unwrap();
-        let found = bytes.windows(secret.len()).any(|w| w == secret.as_bytes());
-        assert!(!found, "the secret is in {}", f.display());
-    }
+    assert_nowhere(&env.state, secret);
     end_all(&env, &m);
 }
 
@@ -247,11 +252,7 @@ fn a_password_prompt_that_echoes_gets_no_echo_of_the_secret() {
     let text = screen.data()["screen"].as_str().unwrap();
     // The terminal's echo was off while the secret went in: not even masked, absent.
     assert!(text.contains("Password: len 16"), "{text}");
-    for f in files(&env.state) {
-        let bytes = std::fs::read(&f).unwrap();
-        let found = bytes.windows(secret.len()).any(|w| w == secret.as_bytes());
-        assert!(!found, "the secret is in {}", f.display());
-    }
+    assert_nowhere(&env.state, secret);
     end_all(&env, &m);
 }
 
