@@ -1759,14 +1759,14 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__jobs)
-            opts="-h --action --id --chars --offset --block --no-block --timeout-ms --filter --since-last --no-since-last --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --action --id --chars --offset --block --no-block --timeout-ms --filter --until --since-last --no-since-last --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --action)
-                    COMPREPLY=($(compgen -W "list output kill wait write" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "list output kill wait write screen" -- "${cur}"))
                     return 0
                     ;;
                 --id)
@@ -1786,6 +1786,10 @@ _loopr__tool() {
                     return 0
                     ;;
                 --filter)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --until)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2209,7 +2213,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__run)
-            opts="-h --command --timeout-ms --cwd --env --stdin --background --no-background --interactive --no-interactive --network --sandbox --sandbox-fallback --description --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --command --timeout-ms --cwd --env --stdin --background --no-background --interactive --no-interactive --tty --no-tty --rows --cols --network --sandbox --sandbox-fallback --description --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2232,6 +2236,14 @@ _loopr__tool() {
                     return 0
                     ;;
                 --stdin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rows)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cols)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

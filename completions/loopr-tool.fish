@@ -436,6 +436,8 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l timeout-ms
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l cwd -d 'Working directory, inside the sandbox. Default: the root.' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l env -d 'Extra environment variables (they may override the non-interactive defaults).' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l stdin -d 'Text fed to the command\'s stdin. Without it stdin is /dev/null, so nothing waits for input.' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l rows -d 'With `tty`: the terminal\'s rows (default 24). [default: 24]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l cols -d 'With `tty`: the terminal\'s columns (default 80). [default: 80]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l network -d '`inherit` (default) or `none`: no network, only a private loopback. Unix sockets that are files (e.g. /var/run/docker.sock) are not network: they stay reachable. [default: inherit]' -r -f -a "inherit\t''
 none\t''"
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l sandbox -d '`none` (default), `workspace-write` (writes only under the root, a private TMPDIR and /dev/null; reads anywhere) or `read-only` (no writes but /dev/null), enforced by the kernel (Landlock). Where the kernel cannot, the call fails with sandbox_unavailable. [default: none]' -r -f -a "none\t''
@@ -456,6 +458,8 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l background
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l no-background -d 'Sets background to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l interactive -d 'With `background: true` only: keep the job\'s stdin open, so `jobs` action `write` can type into it later (a REPL, a prompt). `stdin` is still fed first. No terminal: the program sees a pipe. [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l no-interactive -d 'Sets interactive to false'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l tty -d 'With `background` and `interactive` only: run the command on a terminal (a pty held by the job\'s supervisor), for REPLs, password prompts, pagers and full-screen programs. TERM is xterm-256color unless `env` names one. `jobs` then reports `waiting_input` or `input_required` (a password or y/N prompt) from the kernel, and action `screen` shows the screen. [default: false]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l no-tty -d 'Sets tty to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -464,16 +468,18 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l pretty -d 
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l action -d '`list` (default), `output`, `kill`, `wait` or `write`. [default: list]' -r -f -a "list\t''
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l action -d '`list` (default), `output`, `kill`, `wait`, `write` or `screen`. [default: list]' -r -f -a "list\t''
 output\t''
 kill\t''
 wait\t''
-write\t''"
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l id -d 'The job\'s id (from run\'s `data.id`), for output, kill, wait and write.' -r
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l chars -d 'write: the text to type into the job\'s stdin, newlines included (`"yes\\n"`); `""` only looks for new output. The job must have been started with `interactive: true`.' -r
+write\t''
+screen\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l id -d 'The job\'s id (from run\'s `data.id`), for output, kill, wait, write and screen.' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l chars -d 'write: the text to type into the job\'s stdin, newlines included (`"yes\\n"`); `""` only looks for new output. The job must have been started with `interactive: true`. On a terminal (`tty`), keys too: `\\u0003` Ctrl-C, `\\u0004` Ctrl-D, `\\u001b[A` up.' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l offset -d 'output/wait: where in the raw log to start, in bytes (a cut output and each page name the next offset). Default 0.' -r
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l timeout-ms -d 'output with block, and wait: how long to wait, in milliseconds (default 30000). write: how long to wait for the job to answer (default 1000); the answer comes as soon as the job has printed and fallen quiet for 0.1 s, or has ended. [default: 30000]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l timeout-ms -d 'output with block, and wait: how long to wait, in milliseconds (default 30000). write: how long to wait for the job to answer (default 2000); the answer comes as soon as the program waits for input again, or has ended. [default: 30000]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l filter -d 'output/wait: keep only the lines matching this regular expression.' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l until -d 'wait: also return as soon as this regular expression matches the job\'s cleaned output (from `offset`), with `data.match`; if the time runs out first, `data.matched` is false.' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r

@@ -109,6 +109,7 @@ fn run_hook(ctx: &Ctx, hook: &Hook, command: &str, stdin: &Value) -> Result<Ran>
         nice: None,
         shell: None,
         login: false,
+        tty: None,
     };
     let mut capture = Capture::new(None, OUTPUT_CAP);
     // A hook has a time limit of its own: the call's deadline or cancel does not cut it short.

@@ -355,6 +355,8 @@ fn kept_for_paging(ctx: &Ctx, name: &str, mut success: Success, max: u64) -> Res
         processes_ended: 0,
         note: None,
         interactive: false,
+        tty: false,
+        terminal: None,
     };
     let job = record::begin(ctx, job)?;
     let log = record::log_path(&crate::state::session_dir(ctx), &job.id);

@@ -56,8 +56,10 @@ fn console_blocks(readme: &str) -> Vec<Vec<Example>> {
     blocks
 }
 
-/// Whether `line` matches `pattern`, where `[..]` stands for any text.
+/// Whether `line` matches `pattern`, where `[..]` stands for any text. Trailing blanks do not
+/// count (a prompt's `>>> ` is shown as `>>>`: editors strip them).
 fn line_matches(pattern: &str, line: &str) -> bool {
+    let (pattern, line) = (pattern.trim_end(), line.trim_end());
     let mut parts = pattern.split("[..]");
     let first = parts.next().unwrap_or("");
     let Some(mut rest) = line.strip_prefix(first) else {

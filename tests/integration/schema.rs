@@ -333,6 +333,11 @@ fn bounds_and_nested_items_agree_with_the_parser() {
             json!({"action": "write", "todos": [{"content": "x", "status": "pending", "active_form": "Doing x"}]}),
         ),
         ("undo", json!({})),
+        ("jobs", json!({"action": "screen", "id": "1"})),
+        (
+            "jobs",
+            json!({"action": "wait", "id": "1", "until": "READY", "timeout_ms": 100}),
+        ),
     ];
     let invalid = [
         // `{}` the schema takes: `path` or `paths` is a rule between fields the tool enforces
@@ -367,6 +372,10 @@ fn bounds_and_nested_items_agree_with_the_parser() {
             json!({"action": "write", "todos": [{"content": "x", "status": "pending", "owner": "me"}]}),
         ),
         ("undo", json!({"path": 1})),
+        ("jobs", json!({"action": "wait", "id": "1", "until": 5})),
+        ("run", json!({"command": "true", "tty": "yes"})),
+        ("run", json!({"command": "true", "rows": 1})),
+        ("run", json!({"command": "true", "cols": 5000})),
     ];
     let cases = valid.iter().map(|c| (c, true));
     for ((tool, input), takes) in cases.chain(invalid.iter().map(|c| (c, false))) {

@@ -467,7 +467,7 @@ fn codexs_tools_replay_from_the_schemas_copied_from_codex_rs() {
         ),
         (
             "exec_command",
-            json!({"cmd": "read line; echo got $line", "workdir": "sub", "shell": "bash", "login": false, "yield_time_ms": 300, "max_output_tokens": 1000, "sandbox_permissions": "use_default", "justification": "none"}),
+            json!({"cmd": "read line; echo got $line", "workdir": "sub", "shell": "bash", "login": false, "tty": true, "yield_time_ms": 300, "max_output_tokens": 1000, "sandbox_permissions": "use_default", "justification": "none"}),
         ),
     ];
     for (name, sample) in cases {

@@ -8,3 +8,4 @@ mod run;
 mod run_sandbox;
 mod run_signals;
 mod run_worktree;
+mod terminal;

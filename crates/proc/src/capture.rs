@@ -22,6 +22,11 @@ struct Cut {
     lines: u64,
 }
 
+/// A second reader of the output (`Capture::tap`).
+type Tap = Box<dyn FnMut(&[u8]) + Send>;
+/// A rewrite of the output before anything keeps it (`Capture::scrub`).
+type Scrub = Box<dyn FnMut(&mut Vec<u8>) + Send>;
+
 pub struct Capture {
     log: Option<File>,
     log_cap: u64,
@@ -44,6 +49,9 @@ pub struct Capture {
     /// The log offset of the first byte fed (`from_offset`), else 0.
     base: u64,
     write_error: Option<std::io::Error>,
+    /// Sees every byte as it comes (a terminal job's screen, tty.rs).
+    tap: Option<Tap>,
+    scrub: Option<Scrub>,
 }
 
 /// The output as the model sees it.
@@ -97,10 +105,35 @@ impl Capture {
             ring: Vec::with_capacity(RING),
             ring_start: 0,
             write_error: None,
+            tap: None,
+            scrub: None,
         }
     }
 
+    /// Shows every byte fed from now on to `f` as well.
+    pub fn tap(&mut self, f: impl FnMut(&[u8]) + Send + 'static) {
+        self.tap = Some(Box::new(f));
+    }
+
+    /// Lets `f` rewrite each chunk before the log, the screen or the text see it (a terminal
+    /// job's echo of a secret, tty.rs).
+    pub fn scrub(&mut self, f: impl FnMut(&mut Vec<u8>) + Send + 'static) {
+        self.scrub = Some(Box::new(f));
+    }
+
     pub fn feed(&mut self, chunk: &[u8]) {
+        let mut owned;
+        let chunk = match &mut self.scrub {
+            Some(f) => {
+                owned = chunk.to_vec();
+                f(&mut owned);
+                &owned[..]
+            }
+            None => chunk,
+        };
+        if let Some(t) = &mut self.tap {
+            t(chunk);
+        }
         if let Some(log) = &mut self.log {
             let room = self.log_cap.saturating_sub(self.log_bytes);
             let n = (chunk.len() as u64).min(room) as usize;

@@ -18,7 +18,7 @@ use rustix::event::{PollFd, PollFlags, poll};
 use rustix::process::Signal;
 use std::collections::HashSet;
 use std::io::{Read, Write};
-use std::os::fd::AsRawFd;
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::net::UnixStream;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -51,6 +51,21 @@ pub struct Spec {
     /// Run it as a login shell (`-l`), which reads the user's profile first.
     #[serde(default)]
     pub login: bool,
+    /// On a terminal of (rows, cols) (SPEC 28): the supervisor opens it, `spawn_with` gets it.
+    #[serde(default)]
+    pub tty: Option<(u16, u16)>,
+}
+
+/// Where the command's stdin and output go.
+pub enum Io {
+    /// stdout and stderr on one pipe; stdin `/dev/null` or `spec.stdin`.
+    Pipes,
+    /// As `Pipes`, stdin this descriptor (an interactive job's FIFO, whose feeding is the
+    /// caller's).
+    Stdin(OwnedFd),
+    /// All three on a pty's slave, which the shell makes its controlling terminal; the output
+    /// is read from the master.
+    Tty { slave: OwnedFd, master: OwnedFd },
 }
 
 /// The environment that makes a command non-interactive by construction (SPEC §15); the
@@ -93,7 +108,7 @@ pub struct Running {
     pub keeper: ProcId,
     pub shell: u32,
     pub started: Instant,
-    output: std::io::PipeReader,
+    output: std::fs::File,
     status: Status,
 }
 
@@ -137,27 +152,39 @@ fn parse_exit(line: &str) -> Option<Exit> {
 /// terminal), stdout and stderr on one pipe, stdin `/dev/null` or the given text, inside its
 /// confinement. Returns once the shell runs, or why nothing ran.
 pub fn spawn(spec: &Spec) -> Result<Running, Refusal> {
-    spawn_with(spec, None)
+    spawn_with(spec, Io::Pipes)
 }
 
-/// As `spawn`, with `stdin` as the command's stdin when given (an interactive job's FIFO,
-/// stdin.rs); `spec.stdin` is then the caller's to write.
-pub fn spawn_with(spec: &Spec, stdin: Option<std::os::fd::OwnedFd>) -> Result<Running, Refusal> {
+/// As `spawn`, with the stdin and output `how` says; with a given stdin (a FIFO or a
+/// terminal) `spec.stdin` is the caller's to write.
+pub fn spawn_with(spec: &Spec, how: Io) -> Result<Running, Refusal> {
     let io = |e: std::io::Error| Refusal {
         mode: None,
         message: format!("could not start the command: {e}"),
     };
     let (ours, theirs) = UnixStream::pair().map_err(io)?;
-    let (reader, writer) = std::io::pipe().map_err(io)?;
     let mut cmd = Command::new(keeper::program());
     cmd.arg(keeper::COMMAND).current_dir(&spec.cwd);
-    cmd.stdout(writer.try_clone().map_err(io)?).stderr(writer);
-    let fed = stdin.is_some();
-    cmd.stdin(match stdin {
-        Some(fd) => Stdio::from(fd),
-        None if spec.stdin.is_some() => Stdio::piped(),
-        None => Stdio::null(),
-    });
+    let tty = matches!(how, Io::Tty { .. });
+    let fed = !matches!(how, Io::Pipes);
+    let reader: std::fs::File = match how {
+        Io::Tty { slave, master } => {
+            cmd.stdin(Stdio::from(slave.try_clone().map_err(io)?));
+            cmd.stdout(Stdio::from(slave.try_clone().map_err(io)?));
+            cmd.stderr(Stdio::from(slave));
+            master.into()
+        }
+        Io::Pipes | Io::Stdin(_) => {
+            let (reader, writer) = std::io::pipe().map_err(io)?;
+            cmd.stdout(writer.try_clone().map_err(io)?).stderr(writer);
+            cmd.stdin(match how {
+                Io::Stdin(fd) => Stdio::from(fd),
+                _ if spec.stdin.is_some() => Stdio::piped(),
+                _ => Stdio::null(),
+            });
+            OwnedFd::from(reader).into()
+        }
+    };
     let theirs_fd = theirs.as_raw_fd();
     let nice = spec.nice;
     // SAFETY: setsid, setpriority, dup2 and fcntl are async-signal-safe and touch only this
@@ -197,9 +224,12 @@ pub fn spawn_with(spec: &Spec, stdin: Option<std::os::fd::OwnedFd>) -> Result<Ru
         env: NON_INTERACTIVE
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
+            // A terminal's TERM (SPEC 28); the caller's env may still name its own.
+            .chain(tty.then(|| ("TERM".to_string(), "xterm-256color".to_string())))
             .chain(spec.env.iter().cloned())
             .collect(),
         confine: spec.confine.clone(),
+        tty,
     };
     let mut status = Status {
         sock: ours,
@@ -244,6 +274,14 @@ pub fn spawn_with(spec: &Spec, stdin: Option<std::os::fd::OwnedFd>) -> Result<Ru
         output: reader,
         status,
     })
+}
+
+impl Running {
+    /// A second descriptor on the output (a pipe, or a pty's master), to ask how much is
+    /// still unread (tty.rs).
+    pub fn output_fd(&self) -> std::io::Result<OwnedFd> {
+        Ok(self.output.try_clone()?.into())
+    }
 }
 
 fn ended_early() -> Refusal {

@@ -80,6 +80,9 @@ pub struct Order {
     /// Added to the shell's environment (the keeper's own stays ours).
     pub env: Vec<(String, String)>,
     pub confine: Confinement,
+    /// The shell's stdin is a terminal it makes its controlling one, in a session of its own.
+    #[serde(default)]
+    pub tty: bool,
 }
 
 /// Why nothing ran. `mode` names the sandbox the kernel refused (`network:none`,
@@ -144,6 +147,19 @@ fn start(order: &Order) -> Result<(u32, Trap), Refusal> {
     }
     cmd.arg("-c").arg(&order.command);
     cmd.envs(order.env.iter().map(|(k, v)| (k, v)));
+    if order.tty {
+        // SAFETY: setsid and the TIOCSCTTY ioctl are async-signal-safe syscalls on this child.
+        // The shell leads a session of its own whose controlling terminal is its stdin (the
+        // pty's slave), so job control, /dev/tty and the foreground group all work; it stays
+        // below the keeper, which reaps and ends its tree as any other.
+        unsafe {
+            cmd.pre_exec(|| {
+                rustix::process::setsid()?;
+                rustix::process::ioctl_tiocsctty(rustix::stdio::stdin())?;
+                Ok(())
+            })
+        };
+    }
     // SAFETY: `enter` makes only raw syscalls on numbers made before the fork.
     unsafe { cmd.pre_exec(move || hooks.enter()) };
     let spawned = cmd.spawn();

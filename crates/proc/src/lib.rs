@@ -15,3 +15,5 @@ pub mod guard;
 pub mod keeper;
 pub mod proc;
 pub mod signals;
+pub mod tty;
+pub mod waiting;

@@ -10,7 +10,7 @@ use crate::error::{Result, ToolError};
 use crate::input;
 use crate::tools::jobs::write::{self, Answer, Until};
 use crate::tools::run::record::State;
-use crate::tools::run::{self, exec, proc};
+use crate::tools::run::{self, exec, proc, tty};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -27,10 +27,6 @@ pub const JUSTIFICATION: (&str, &str) = (
 pub const PREFIX_RULE: (&str, &str) = (
     "prefix_rule",
     "`prefix_rule` was ignored: loopr-tool keeps no approval rules",
-);
-pub const TTY: (&str, &str) = (
-    "tty",
-    "`tty` was ignored: the command gets no terminal, its stdin and output are pipes",
 );
 
 /// Codex's bounds on a wait (codex-rs `unified_exec`): 250 ms to 30 s; a `write_stdin` with no
@@ -55,6 +51,11 @@ struct ExecCommand {
     max_output_tokens: Option<u64>,
     shell: Option<String>,
     login: Option<bool>,
+    /// A terminal for the command (SPEC 28): prompts, REPLs, pagers.
+    tty: Option<bool>,
+    /// Not Codex's: the terminal's size with `tty` (run's fields).
+    rows: Option<u16>,
+    cols: Option<u16>,
     /// Not Codex's: a catalog's `timeout_ms` for this name (limits::fill_defaults puts run's field
     /// in), the job's time limit.
     timeout_ms: Option<u64>,
@@ -83,7 +84,16 @@ struct Reply {
     /// Once it has ended: its exit code (128 + N for a signal, as a shell reports it).
     #[serde(skip_serializing_if = "Option::is_none")]
     exit_code: Option<i32>,
-    state: State,
+    /// `running`, `exited`, … or, while it waits for input, `waiting_input` / `input_required`
+    /// (SPEC 28).
+    state: String,
+    /// While it waits: the last line printed, and whether it wants a secret or a choice.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    prompt: Option<String>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    secret: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    choices: Option<Vec<String>>,
     wall_time_ms: u64,
     /// The log's bytes this answer covers, `[offset, next_offset)`.
     offset: u64,
@@ -145,6 +155,9 @@ pub fn exec_command(ctx: &Ctx, input: Value, _: &mut &'static str) -> Result<Suc
         stdin: None,
         background: Some(true),
         interactive: Some(true),
+        tty: given.tty,
+        rows: given.rows,
+        cols: given.cols,
         network: None,
         sandbox: None,
         sandbox_fallback: None,
@@ -158,7 +171,7 @@ pub fn exec_command(ctx: &Ctx, input: Value, _: &mut &'static str) -> Result<Suc
     let data = start.data.into_value(&[]);
     let id = data["id"].as_str().unwrap_or_default().to_string();
     let left = Duration::from_millis(wait).saturating_sub(started.elapsed());
-    let answer = write::collect(ctx, &id, 0, left, Until::End, budget)?;
+    let answer = write::collect(ctx, &id, (0, 0), left, Until::End, budget)?;
     Ok(reply(answer, started, given.max_output_tokens))
 }
 
@@ -188,9 +201,10 @@ pub fn write_stdin(ctx: &Ctx, input: Value, _: &mut &'static str) -> Result<Succ
     let timeout = Duration::from_millis(given.timeout_ms.map_or(wait, |t| wait.min(t)));
     let mark = write::log_size(ctx, &id);
     write::send(ctx, &id, &chars, timeout)?;
+    let sent = tty::now_us();
     let left = timeout.saturating_sub(started.elapsed());
     let budget = budget(given.max_output_tokens);
-    let answer = write::collect(ctx, &id, mark, left, Until::End, budget)?;
+    let answer = write::collect(ctx, &id, (mark, sent), left, Until::End, budget)?;
     Ok(reply(answer, started, given.max_output_tokens))
 }
 
@@ -225,13 +239,28 @@ fn reply(a: Answer, started: Instant, max_output_tokens: Option<u64>) -> Success
             ));
         }
     }
+    let waiting = a.term.as_ref().filter(|t| running && write::waits(t));
     out.push_str("Output:\n");
     out.push_str(&a.text);
+    // After Codex's own shape, which its models are trained on.
+    if let Some(t) = waiting {
+        out.push_str(&write::waiting_line(t));
+    }
+    let state = match waiting {
+        Some(t) => t.state.clone(),
+        None => serde_json::to_value(a.job.state)
+            .ok()
+            .and_then(|v| v.as_str().map(String::from))
+            .unwrap_or_default(),
+    };
     let data = Reply {
+        prompt: waiting.and_then(|t| t.prompt.clone()),
+        secret: waiting.is_some_and(|t| t.secret),
+        choices: waiting.and_then(|t| t.choices.clone()),
         session_id: running.then(|| a.job.id.parse().ok()).flatten(),
         id: a.job.id,
         exit_code,
-        state: a.job.state,
+        state,
         wall_time_ms: wall.as_millis() as u64,
         offset: a.from,
         next_offset: a.to,

@@ -57,10 +57,10 @@ pub static ALIASES: &[Alias] = &[
         .claims(|m| m.contains_key("mode") || m.contains_key("indentation"))
         .adapt(read_file),
     Alias::new("exec_command", Codex, "run")
-        .ignored(&[exec::SANDBOX_PERMISSIONS, exec::JUSTIFICATION, exec::PREFIX_RULE, exec::TTY])
+        .ignored(&[exec::SANDBOX_PERMISSIONS, exec::JUSTIFICATION, exec::PREFIX_RULE])
         .call(exec::exec_command)
         .effect(Effect::Commands)
-        .description("Runs a command, returning output or a session ID for ongoing interaction. It waits up to `yield_time_ms` (default 10000) for the command to end; one still running answers with `Process running with session ID N`, and write_stdin types into it. No terminal: stdin and output are pipes (run REPLs unbuffered, e.g. `python3 -u -i`). `max_output_tokens` caps the output at about 4 characters a token."),
+        .description("Runs a command, returning output or a session ID for ongoing interaction. It waits up to `yield_time_ms` (default 10000) for the command to end; one still running answers with `Process running with session ID N`, and write_stdin types into it. Without `tty` stdin and output are pipes (run REPLs unbuffered, e.g. `python3 -u -i`); `tty: true` runs it on a terminal (password prompts, REPLs, pagers), and the wait also ends as soon as the program waits for input. `max_output_tokens` caps the output at about 4 characters a token."),
     Alias::new("write_stdin", Codex, "jobs")
         .call(exec::write_stdin)
         .effect(Effect::Commands)

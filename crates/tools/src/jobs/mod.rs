@@ -12,11 +12,14 @@ use crate::error::{Code, Result, ToolError};
 use crate::run::clean::{Cleaner, WholeLines};
 use crate::run::record::{self, Job, State};
 use crate::run::runtime;
+use crate::run::term;
+use crate::run::tty::{self, Status};
 use crate::run::{one_line, secs};
 use crate::state::{self, StateLock};
 use crate::tool::{Effect, Hints, Tool};
 use grep_matcher::Matcher;
 use grep_regex::RegexMatcher;
+use regex::Regex;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -40,18 +43,21 @@ pub enum Action {
     /// Type `chars` into an interactive job's stdin, then show what it printed since the last
     /// read.
     Write,
+    /// An interactive job's screen as text (a `tty` job's terminal: top, a curses menu).
+    Screen,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Input {
-    /// `list` (default), `output`, `kill`, `wait` or `write`.
+    /// `list` (default), `output`, `kill`, `wait`, `write` or `screen`.
     #[schemars(extend("default" = "list"))]
     pub action: Option<Action>,
-    /// The job's id (from run's `data.id`), for output, kill, wait and write.
+    /// The job's id (from run's `data.id`), for output, kill, wait, write and screen.
     pub id: Option<String>,
     /// write: the text to type into the job's stdin, newlines included (`"yes\n"`); `""` only
-    /// looks for new output. The job must have been started with `interactive: true`.
+    /// looks for new output. The job must have been started with `interactive: true`. On a
+    /// terminal (`tty`), keys too: `\u0003` Ctrl-C, `\u0004` Ctrl-D, `\u001b[A` up.
     pub chars: Option<String>,
     /// output/wait: where in the raw log to start, in bytes (a cut output and each page name
     /// the next offset). Default 0.
@@ -60,12 +66,15 @@ pub struct Input {
     #[schemars(extend("default" = false))]
     pub block: Option<bool>,
     /// output with block, and wait: how long to wait, in milliseconds (default 30000). write:
-    /// how long to wait for the job to answer (default 1000); the answer comes as soon as the
-    /// job has printed and fallen quiet for 0.1 s, or has ended.
+    /// how long to wait for the job to answer (default 2000); the answer comes as soon as the
+    /// program waits for input again, or has ended.
     #[schemars(range(min = 1, max = 600_000), extend("default" = 30_000))]
     pub timeout_ms: Option<u64>,
     /// output/wait: keep only the lines matching this regular expression.
     pub filter: Option<String>,
+    /// wait: also return as soon as this regular expression matches the job's cleaned output
+    /// (from `offset`), with `data.match`; if the time runs out first, `data.matched` is false.
+    pub until: Option<String>,
     /// output/wait without `offset`: start where the previous `since_last` call of this job
     /// stopped, so each call shows only what is new. Default false.
     #[schemars(extend("default" = false))]
@@ -79,7 +88,8 @@ impl Tool for Jobs {
     const DESCRIPTION: &'static str = "Looks after the session's runs, background ones above all. `list` (default): every run, newest first, with its state (running, exited N, killed, timed out). \
 `output` with `id`: the run's log from `offset` (bytes; each page names the next offset), cleaned like run's output, with the job's state; `block: true` first waits for the job to end or for `timeout_ms` (default 30000). `wait` is output with block. `filter` keeps matching lines; `since_last: true` shows only what is new since the previous such call. \
 `kill` with `id`: ends the job and every process it started (SIGTERM, then SIGKILL after 2 s); a job that already ended is not an error. \
-`write` with `id` and `chars`: types `chars` into a job started with run's `interactive: true` (a REPL, a prompt: there is no terminal, the program reads a pipe), then waits up to `timeout_ms` (default 1000) until it prints and falls quiet or ends, and returns what it printed since the last read, with its state. Works from any loopr-tool process of the same session.";
+`write` with `id` and `chars`: types `chars` into a job started with run's `interactive: true` (a REPL, a prompt; with run's `tty: true` on a terminal, keys included), then waits up to `timeout_ms` (default 2000) until it waits for input again or ends, and returns what it printed since the last read, with its state. \
+An interactive job that waits for input has state `waiting_input` (read from the kernel, with `prompt`, its last line), or `input_required` for a password prompt (`secret: true`: what you type then is never echoed, logged or kept) or a y/N question (`choices`); `wait` returns at once on either. `wait` with `until` (a regex) also returns when the output matches (`data.match`; `data.matched: false` if the time ran out). `screen` with `id`: the terminal's screen as text (top, less, a curses menu), kept after the job ends. Works from any loopr-tool process of the same session.";
     const POSITIONALS: &'static [&'static str] = &["action"];
     const EXAMPLES: &'static str = "  echo '{\"action\": \"output\", \"id\": \"3\", \"block\": true}' | loopr-tool jobs\n  echo '{\"action\": \"write\", \"id\": \"4\", \"chars\": \"print(6*7)\\n\"}' | loopr-tool jobs\n  loopr-tool jobs kill --id 3";
     const HINTS: Hints = Hints::DESTRUCTIVE;
@@ -88,14 +98,14 @@ impl Tool for Jobs {
         // SPEC 16.9: list and output only look (a since_last bookmark is not worth a writer slot).
         matches!(
             input.action.unwrap_or_default(),
-            Action::List | Action::Output
+            Action::List | Action::Output | Action::Screen
         )
     }
 
     fn effect(input: &Input) -> Effect {
         // SPEC 24.7: in mcp a wait only looks too, so a read is never held behind it.
         match input.action.unwrap_or_default() {
-            Action::List | Action::Output | Action::Wait => Effect::Reads,
+            Action::List | Action::Output | Action::Wait | Action::Screen => Effect::Reads,
             Action::Kill | Action::Write => Effect::Commands,
         }
     }
@@ -108,6 +118,7 @@ impl Tool for Jobs {
             Action::Output | Action::Wait => output(ctx, action, &input),
             Action::Kill => kill(ctx, input.id.as_deref().unwrap_or_default()),
             Action::Write => write(ctx, &input),
+            Action::Screen => screen(ctx, input.id.as_deref().unwrap_or_default()),
         }
     }
 }
@@ -120,6 +131,7 @@ fn check_fields(action: Action, i: &Input) -> Result<()> {
         Action::Kill => "kill",
         Action::Wait => "wait",
         Action::Write => "write",
+        Action::Screen => "screen",
     };
     let given = [
         ("id", i.id.is_some()),
@@ -129,6 +141,7 @@ fn check_fields(action: Action, i: &Input) -> Result<()> {
         ("timeout_ms", i.timeout_ms.is_some()),
         ("filter", i.filter.is_some()),
         ("since_last", i.since_last.is_some()),
+        ("until", i.until.is_some()),
     ];
     let allowed: &[&str] = match action {
         Action::List => &[],
@@ -141,8 +154,16 @@ fn check_fields(action: Action, i: &Input) -> Result<()> {
             "filter",
             "since_last",
         ],
-        Action::Wait => &["id", "offset", "timeout_ms", "filter", "since_last"],
+        Action::Wait => &[
+            "id",
+            "offset",
+            "timeout_ms",
+            "filter",
+            "since_last",
+            "until",
+        ],
         Action::Write => &["id", "chars", "timeout_ms"],
+        Action::Screen => &["id"],
     };
     for (field, present) in given {
         if present && !allowed.contains(&field) {
@@ -192,6 +213,33 @@ fn find(ctx: &Ctx, id: &str) -> Result<Job> {
     })
 }
 
+/// A running job's published state when it waits for input (SPEC 28), else None.
+fn waiting(ctx: &Ctx, j: &Job) -> Option<Status> {
+    if j.state != State::Running || !j.interactive {
+        return None;
+    }
+    term::read(ctx, &j.id).filter(write::waits)
+}
+
+/// `item` with a waiting job's state (`waiting_input`, `input_required`) and its prompt.
+fn item_now(ctx: &Ctx, j: &Job) -> Value {
+    let mut v = item(j);
+    if let Some(t) = waiting(ctx, j) {
+        v["state"] = json!(t.state);
+        v["prompt"] = json!(t.prompt);
+        if t.secret {
+            v["secret"] = json!(true);
+        }
+        if let Some(c) = &t.choices {
+            v["choices"] = json!(c);
+        }
+        if let Some(r) = &t.reader {
+            v["reader"] = json!(r);
+        }
+    }
+    v
+}
+
 fn item(j: &Job) -> Value {
     let mut v = json!({
         "id": j.id,
@@ -208,6 +256,9 @@ fn item(j: &Job) -> Value {
     });
     if j.interactive {
         v["interactive"] = json!(true);
+    }
+    if j.tty {
+        v["tty"] = json!(true);
     }
     v
 }
@@ -228,10 +279,11 @@ fn list(ctx: &Ctx) -> Result<Success> {
         } else {
             one_line(&j.command, 120, "⏎")
         };
+        let state = waiting(ctx, j).map_or_else(|| j.state_text(), |t| t.state);
         lines.push(format!(
             "{:>4}  {:<14} {:>9}  {}{}  [started {}]",
             j.id,
-            j.state_text(),
+            state,
             secs(j.duration_ms()),
             if j.interactive {
                 "(interactive) "
@@ -260,7 +312,7 @@ fn list(ctx: &Ctx) -> Result<Success> {
     Ok(Success::new(
         output,
         json!({
-            "jobs": newest_first.iter().map(|j| item(j)).collect::<Vec<_>>(),
+            "jobs": newest_first.iter().map(|j| item_now(ctx, j)).collect::<Vec<_>>(),
             "running": running,
         }),
     ))
@@ -272,19 +324,37 @@ fn log_size(ctx: &Ctx, id: &str) -> Option<u64> {
     std::fs::metadata(path).ok().map(|m| m.len())
 }
 
-/// Waits until the job is no longer running or `timeout` passes; returns the record.
-fn wait_for_end(ctx: &Ctx, job: Job, timeout: Duration) -> Result<Job> {
+/// Waits until the job is no longer running, waits for input (SPEC 28), `until` matches its
+/// output from `offset` (the match is returned), or `timeout` passes; returns the record.
+fn wait_for_end(
+    ctx: &Ctx,
+    job: Job,
+    timeout: Duration,
+    until: Option<(&Regex, u64)>,
+) -> Result<(Job, Option<String>)> {
     let stop = Instant::now() + timeout;
     let mut job = job;
-    while job.state == State::Running {
+    loop {
+        if let Some((re, from)) = until
+            && let Some(m) = matched(ctx, &job.id, re, from)
+        {
+            return Ok((job, Some(m)));
+        }
+        if job.state != State::Running || waiting(ctx, &job).is_some() {
+            break;
+        }
         // A cancelled wait stops waiting (SPEC 22.1); the job itself goes on.
         if ctx.cancelled() {
             return Err(crate::error::ToolError::cancelled("the wait"));
         }
-        // Looks again at least every 250 ms, for a cancel.
-        let left = stop
-            .saturating_duration_since(Instant::now())
-            .min(Duration::from_millis(250));
+        // Looks again at least every 250 ms, for a cancel; every 20 ms at a job that may come
+        // to wait for input, or whose output is watched.
+        let every = if job.interactive || until.is_some() {
+            Duration::from_millis(20)
+        } else {
+            Duration::from_millis(250)
+        };
+        let left = stop.saturating_duration_since(Instant::now()).min(every);
         if left.is_zero() {
             break;
         }
@@ -298,7 +368,50 @@ fn wait_for_end(ctx: &Ctx, job: Job, timeout: Duration) -> Result<Job> {
         runtime::nap(&job, left);
         job = find(ctx, &job.id)?;
     }
-    Ok(job)
+    Ok((job, None))
+}
+
+/// At most this much of the log's end is searched by `until`.
+const UNTIL_WINDOW: u64 = 4 << 20;
+
+/// The first match of `re` in job `id`'s cleaned output from `from` (its last 4 MiB).
+fn matched(ctx: &Ctx, id: &str, re: &Regex, from: u64) -> Option<String> {
+    let path = record::log_path(&state::session_dir(ctx), id);
+    let mut file = std::fs::File::open(path).ok()?;
+    let size = file.metadata().ok()?.len();
+    let start = from.max(size.saturating_sub(UNTIL_WINDOW));
+    if start >= size {
+        return None;
+    }
+    file.seek(SeekFrom::Start(start)).ok()?;
+    let mut raw = vec![];
+    file.take(size - start).read_to_end(&mut raw).ok()?;
+    let mut text = String::new();
+    let mut take = WholeLines::new(|line: String, _| {
+        text.push_str(&line);
+        text.push('\n');
+        true
+    });
+    let mut cleaner = Cleaner::new(start);
+    cleaner.feed(&raw, &mut take);
+    cleaner.finish(&mut take);
+    re.find(&text).map(|m| m.as_str().to_string())
+}
+
+/// A regex field compiled, or `invalid_regex` naming it.
+fn compiled<T, E: std::fmt::Display>(
+    field: &str,
+    given: Option<&str>,
+    compile: impl Fn(&str) -> std::result::Result<T, E>,
+) -> Result<Option<T>> {
+    given
+        .map(|p| {
+            compile(p).map_err(|e| {
+                ToolError::new(Code::InvalidRegex, format!("{field} does not compile: {e}"))
+                    .with("field", field)
+            })
+        })
+        .transpose()
 }
 
 fn output(ctx: &Ctx, action: Action, input: &Input) -> Result<Success> {
@@ -306,16 +419,17 @@ fn output(ctx: &Ctx, action: Action, input: &Input) -> Result<Success> {
     let mut job = find(ctx, id)?;
     let timeout = Duration::from_millis(input.timeout_ms.unwrap_or(30_000));
     let blocked = action == Action::Wait || input.block == Some(true);
+    let until = compiled("until", input.until.as_deref(), Regex::new)?;
+    let filter = compiled("filter", input.filter.as_deref(), RegexMatcher::new)?;
+    let from = input.offset.unwrap_or(if input.since_last == Some(true) {
+        job.read_offset
+    } else {
+        0
+    });
+    let mut found = None;
     if blocked {
-        job = wait_for_end(ctx, job, timeout)?;
+        (job, found) = wait_for_end(ctx, job, timeout, until.as_ref().map(|r| (r, from)))?;
     }
-    let filter = match &input.filter {
-        Some(f) => Some(RegexMatcher::new(f).map_err(|e| {
-            ToolError::new(Code::InvalidRegex, format!("filter does not compile: {e}"))
-                .with("field", "filter")
-        })?),
-        None => None,
-    };
     let since_last = input.since_last == Some(true) && input.offset.is_none();
     let offset = match (input.offset, since_last) {
         (Some(o), _) => o,
@@ -344,8 +458,26 @@ fn output(ctx: &Ctx, action: Action, input: &Input) -> Result<Success> {
     if let Some(n) = &job.note {
         out.push_str(&format!("Note: {n}\n"));
     }
-    out.push_str(&state_line(&job, blocked));
-    let mut data = item(&job);
+    let waits = waiting(ctx, &job);
+    if let Some(m) = &found {
+        out.push_str(&format!("Matched `until`: {m:?}\n"));
+    } else if until.is_some() {
+        out.push_str("`until` did not match (yet).\n");
+    }
+    if let Some(t) = &waits {
+        out.push_str(&write::waiting_line(t));
+    }
+    out.push_str(&state_line(
+        &job,
+        blocked && found.is_none() && waits.is_none(),
+    ));
+    let mut data = item_now(ctx, &job);
+    if until.is_some() {
+        data["matched"] = json!(found.is_some());
+        if let Some(m) = found {
+            data["match"] = json!(m);
+        }
+    }
     data["offset"] = json!(offset);
     data["next_offset"] = json!(page.next_offset);
     data["log_bytes"] = json!(page.log_bytes);
@@ -521,11 +653,21 @@ fn write(ctx: &Ctx, input: &Input) -> Result<Success> {
     let timeout = Duration::from_millis(input.timeout_ms.unwrap_or(write::DEFAULT_TIMEOUT_MS));
     let mark = write::log_size(ctx, id);
     let started = Instant::now();
+    let before = term::read(ctx, id);
     write::send(ctx, id, chars, timeout)?;
+    let sent = tty::now_us();
     let left = timeout.saturating_sub(started.elapsed());
-    let a = write::collect(ctx, id, mark, left, write::Until::Quiet, write::BUDGET)?;
+    let a = write::collect(
+        ctx,
+        id,
+        (mark, sent),
+        left,
+        write::Until::Quiet,
+        write::BUDGET,
+    )?;
     let mut out = a.text.clone();
-    if a.text.is_empty() && a.job.state == State::Running {
+    let waits = waiting(ctx, &a.job);
+    if a.text.is_empty() && a.job.state == State::Running && waits.is_none() {
         out.push_str(&format!(
             "(no new output within {})\n",
             secs(timeout.as_millis() as u64)
@@ -533,12 +675,46 @@ fn write(ctx: &Ctx, input: &Input) -> Result<Success> {
     } else if a.text.is_empty() {
         out.push_str("(no new output)\n");
     }
+    if let Some(t) = &waits {
+        out.push_str(&write::waiting_line(t));
+    }
     out.push_str(&state_line(&a.job, false));
-    let mut data = item(&a.job);
+    let mut data = item_now(ctx, &a.job);
     data["bytes_written"] = json!(chars.len());
+    // What was typed at a secret prompt is said to be so, and shown nowhere (SPEC 28).
+    if before.is_some_and(|b| b.secret) {
+        data["typed_secret"] = json!(true);
+    }
     data["offset"] = json!(a.from);
     data["next_offset"] = json!(a.to);
     data["truncated"] = json!(a.truncated);
+    Ok(Success::new(out, data))
+}
+
+/// `screen`: the job's terminal as text, rows joined by newlines (SPEC 28); kept after it ends.
+fn screen(ctx: &Ctx, id: &str) -> Result<Success> {
+    let job = find(ctx, id)?;
+    let Some(st) = term::read(ctx, id).filter(|_| job.interactive) else {
+        return Err(ToolError::invalid(
+            "id",
+            format!("job {id} has no screen: only a job started with interactive: true (and best, tty: true) keeps one"),
+        )
+        .with("id", id)
+        .hint("Use action output for its log."));
+    };
+    let mut out = String::new();
+    out.push_str(&st.screen);
+    if !st.screen.is_empty() {
+        out.push('\n');
+    }
+    if let Some(t) = waiting(ctx, &job) {
+        out.push_str(&write::waiting_line(&t));
+    }
+    out.push_str(&state_line(&job, false));
+    let mut data = item_now(ctx, &job);
+    data["screen"] = json!(st.screen);
+    data["rows"] = json!(st.rows);
+    data["cols"] = json!(st.cols);
     Ok(Success::new(out, data))
 }
 

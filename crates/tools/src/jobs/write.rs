@@ -10,15 +10,16 @@ use crate::context::Ctx;
 use crate::error::{Code, Result, ToolError};
 use crate::run::capture::Capture;
 use crate::run::record::{self, Job, State};
-use crate::run::{page_hint, runtime, stdin};
+use crate::run::tty::{self, Status};
+use crate::run::{self, page_hint, runtime, stdin, term};
 use crate::state;
 use std::io::{Read, Seek, SeekFrom};
 use std::time::{Duration, Instant};
 
-/// `jobs write` waits this long by default. Codex's `write_stdin` waits 250 ms, always; ours
-/// answers as soon as the output settles, so a longer ceiling only costs time when the job
-/// prints nothing.
-pub const DEFAULT_TIMEOUT_MS: u64 = 1000;
+/// `jobs write` waits this long by default (SPEC 28). Codex's `write_stdin` waits 250 ms,
+/// always; ours answers as soon as the program waits for input again (read from the kernel,
+/// run/term.rs), so a longer ceiling only costs time when the job is busy.
+pub const DEFAULT_TIMEOUT_MS: u64 = 2000;
 /// Output that has come and then stayed quiet this long is an answer (`Until::Quiet`).
 const QUIET: Duration = Duration::from_millis(100);
 /// Characters of output a write shows: run's cap, less room for the closing lines.
@@ -42,6 +43,40 @@ pub struct Answer {
     /// The log's bytes shown: `[from, to)`; the bookmark is now `to`.
     pub from: u64,
     pub to: u64,
+    /// Its terminal's state (an interactive job): `waiting_input`, the prompt, the screen.
+    pub term: Option<Status>,
+}
+
+/// Whether `name` (a command name or path) is a shell, whose typed lines the guard reads.
+fn is_shell(name: &str) -> bool {
+    let base = name.rsplit('/').next().unwrap_or(name);
+    matches!(
+        base.trim_start_matches('-'),
+        "bash" | "sh" | "dash" | "zsh" | "ksh" | "mksh" | "ash" | "fish" | "busybox"
+    )
+}
+
+/// The guard (SPEC 28) on what is typed into a shell — the job's own command is a shell, or a
+/// shell is the process reading the terminal: each line is checked as a command would be,
+/// before anything is sent. Text typed at a secret prompt is not a command.
+fn guard_typed(ctx: &Ctx, job: &Job, chars: &str) -> Result<()> {
+    let st = term::read(ctx, &job.id);
+    if st.as_ref().is_some_and(|s| s.secret) {
+        return Ok(());
+    }
+    let reader = st
+        .as_ref()
+        .and_then(|s| s.reader.as_deref())
+        .is_some_and(is_shell);
+    let command = job.command.split_whitespace().next().is_some_and(is_shell);
+    if !(reader || command) {
+        return Ok(());
+    }
+    let cwd = ctx.root_real.join(&job.cwd);
+    for line in chars.split(['\n', '\r']).filter(|l| !l.trim().is_empty()) {
+        run::guard_line(ctx, line, &cwd, &[]).map_err(|e| e.with("id", job.id.as_str()))?;
+    }
+    Ok(())
 }
 
 /// How many bytes the job's log holds now.
@@ -69,6 +104,7 @@ pub fn send(ctx: &Ctx, id: &str, chars: &str, timeout: Duration) -> Result<Job> 
     if chars.is_empty() {
         return Ok(job);
     }
+    guard_typed(ctx, &job, chars)?;
     let path = record::stdin_path(&state::session_dir(ctx), id);
     match stdin::send(&path, chars.as_bytes(), Instant::now() + timeout) {
         Ok(()) => Ok(job),
@@ -158,12 +194,14 @@ fn settled(ctx: &Ctx, mut job: Job, within: Duration) -> Job {
     job
 }
 
-/// Waits up to `timeout` for job `id` to end (or, with `Until::Quiet`, to print something new
-/// past the log's `mark` and fall quiet), then takes what it printed since the last read.
+/// Waits up to `timeout` for job `id` to end or to wait for input in a look begun after
+/// `after_us` (SPEC 28; or, for a job without a published state, with `Until::Quiet`, to print
+/// something new past the log's `mark` and fall quiet), then takes what it printed since the
+/// last read.
 pub fn collect(
     ctx: &Ctx,
     id: &str,
-    mark: u64,
+    (mark, after_us): (u64, u64),
     timeout: Duration,
     until: Until,
     budget: usize,
@@ -193,7 +231,14 @@ pub fn collect(
         if now >= stop {
             break;
         }
-        if until == Until::Quiet {
+        let st = term::read(ctx, id);
+        if st
+            .as_ref()
+            .is_some_and(|s| s.sampled_us > after_us && waits(s))
+        {
+            break;
+        }
+        if until == Until::Quiet && st.is_none() {
             let size = log_size(ctx, id);
             if size != last.0 {
                 last = (size, now);
@@ -208,12 +253,38 @@ pub fn collect(
     let (text, truncated, from, to) = since_last(ctx, &job, budget)?;
     let job = record::update(ctx, id, |j| j.read_offset = j.read_offset.max(to))?.unwrap_or(job);
     Ok(Answer {
+        term: term::read(ctx, id),
         job,
         text,
         truncated,
         from,
         to,
     })
+}
+
+/// One line saying what the program waits for (SPEC 28).
+pub fn waiting_line(st: &Status) -> String {
+    let prompt = st.prompt.as_deref().unwrap_or("");
+    if prompt.is_empty() && !st.secret && st.choices.is_none() {
+        return "Waiting for input.\n".to_string();
+    }
+    if st.secret {
+        format!(
+            "Waiting for a secret (input_required) at {prompt:?}: what is typed now is not echoed, logged or kept.\n"
+        )
+    } else if let Some(c) = &st.choices {
+        format!(
+            "Waiting for a choice (input_required: {}) at {prompt:?}.\n",
+            c.join("/")
+        )
+    } else {
+        format!("Waiting for input at {prompt:?}.\n")
+    }
+}
+
+/// Whether a published state is a program waiting for its input.
+pub fn waits(st: &Status) -> bool {
+    st.state == tty::WAITING || st.state == tty::REQUIRED
 }
 
 /// The log from the job's bookmark to its end, cleaned and cut as run's output is (head and

@@ -13,10 +13,11 @@ pub mod record;
 pub mod runtime;
 pub mod stdin;
 pub mod supervisor;
+pub mod term;
 pub mod worktree;
 
 // The process runtime is an engine of its own (crates/proc), under its old paths.
-pub use loopr_proc::{capture, clean, confine, exec, guard, keeper, proc, signals};
+pub use loopr_proc::{capture, clean, confine, exec, guard, keeper, proc, signals, tty, waiting};
 
 use crate::caps;
 use crate::context::Ctx;
@@ -83,6 +84,19 @@ pub struct Input {
     /// program sees a pipe.
     #[schemars(extend("default" = false))]
     pub interactive: Option<bool>,
+    /// With `background` and `interactive` only: run the command on a terminal (a pty held by
+    /// the job's supervisor), for REPLs, password prompts, pagers and full-screen programs.
+    /// TERM is xterm-256color unless `env` names one. `jobs` then reports `waiting_input` or
+    /// `input_required` (a password or y/N prompt) from the kernel, and action `screen` shows
+    /// the screen.
+    #[schemars(extend("default" = false))]
+    pub tty: Option<bool>,
+    /// With `tty`: the terminal's rows (default 24).
+    #[schemars(range(min = 2, max = 500), extend("default" = 24))]
+    pub rows: Option<u16>,
+    /// With `tty`: the terminal's columns (default 80).
+    #[schemars(range(min = 10, max = 1000), extend("default" = 80))]
+    pub cols: Option<u16>,
     /// `inherit` (default) or `none`: no network, only a private loopback. Unix sockets that
     /// are files (e.g. /var/run/docker.sock) are not network: they stay reachable.
     #[schemars(extend("default" = "inherit"))]
@@ -112,7 +126,7 @@ impl Tool for Run {
     const DESCRIPTION: &'static str = "Run a shell command: runs it with `bash -c` in the sandbox root (or `cwd`) and returns its output: stdout and stderr interleaved as written, colour codes removed, progress lines collapsed, and the last line `Exit code: N (T s)`. A non-zero exit is an error that still carries all the output. \
 Prefer the file tools for files: read (not cat/head/tail), edit (not sed/awk), write (not echo >), glob (not find/ls), grep (not grep/rg) — they are faster, safer and track what you read. Use run for git, builds, tests, package managers and programs. \
 Nothing can wait for input: stdin is /dev/null (or `stdin`), there is no terminal, and CI=true, PAGER=cat, GIT_TERMINAL_PROMPT=0, TERM=dumb, NO_COLOR=1 are set; pass non-interactive flags (`-y`, `--no-edit`). Quote paths with spaces in double quotes. \
-`timeout_ms` (default 120000, max 600000) ends the command and every process it started. A foreground run also ends, 2 s after the shell exits, any process it left running: to keep a server running, start it with `background: true`, which returns a job id at once; then use `jobs` to page its output (`action: output`, `block: true` to wait for the end), and `jobs` `action: kill` to stop it. With `interactive: true` as well, its stdin stays open: `jobs` `action: write` types into it (a REPL, a prompt) and answers with what it printed. \
+`timeout_ms` (default 120000, max 600000) ends the command and every process it started. A foreground run also ends, 2 s after the shell exits, any process it left running: to keep a server running, start it with `background: true`, which returns a job id at once; then use `jobs` to page its output (`action: output`, `block: true` to wait for the end), and `jobs` `action: kill` to stop it. With `interactive: true` as well, its stdin stays open: `jobs` `action: write` types into it (a REPL, a prompt) and answers with what it printed; add `tty: true` for a program that wants a terminal (password prompts, pagers, full-screen programs), and `jobs` reports when it waits for input (`waiting_input`, `input_required`). \
 Output over 30,000 characters keeps its start and its end with a line saying how much was cut; every run's whole log is kept, and `jobs` `action: output` with the run's `id` and an `offset` pages it. \
 `network: none` runs the command without network access (unix sockets that are files stay reachable). `sandbox: workspace-write` lets it write only under the root and its own TMPDIR, `read-only` nowhere; both are enforced by the kernel. Commands that would destroy the machine (`rm -rf /`, `mkfs`, `dd` onto a disk, `curl … | sh`, fork bombs) are refused with `blocked_command`.";
     const POSITIONALS: &'static [&'static str] = &["command"];
@@ -179,6 +193,7 @@ fn start(
         )
         .hint("Add background: true, then type into it with jobs (action \"write\", id, chars); or give the whole input at once as `stdin`."));
     }
+    let tty = terminal(&input, background, interactive)?;
     if background {
         check_job_tool(ctx, interactive)?;
     }
@@ -219,20 +234,7 @@ fn start(
         .with("path", cwd.shown.as_str())
         .hint("Give a directory as cwd (or omit it for the root)."));
     }
-    if !ctx.allow_dangerous
-        && let Some(rule) = guard::check(&input.command, &guard_places(ctx, &cwd.real, &env))
-    {
-        return Err(ToolError::new(
-            Code::BlockedCommand,
-            format!(
-                "blocked: the command matches the destructive-command rule `{}` ({}); it was not run",
-                rule.name(),
-                rule.describe()
-            ),
-        )
-        .with("rule", rule.name())
-        .hint("If this is really intended, a person can rerun it with --allow-dangerous (LOOPR_ALLOW_DANGEROUS=1); otherwise narrow the command (e.g. a path inside the project)."));
-    }
+    guard_line(ctx, &input.command, &cwd.real, &env)?;
     let lane = ctx.call.lane();
     let max_timeout = if lane == Lane::Heavy {
         crate::policy::MAX_TIMEOUT_MS
@@ -307,6 +309,7 @@ fn start(
         nice: (lane == Lane::Heavy).then_some(10),
         shell: shell.program,
         login: shell.login,
+        tty,
     };
     let job = Job {
         id: String::new(),
@@ -328,6 +331,8 @@ fn start(
         processes_ended: 0,
         note: None,
         interactive,
+        tty: tty.is_some(),
+        terminal: None,
     };
     let sandbox = iso.data();
     if job.background {
@@ -335,6 +340,41 @@ fn start(
     } else {
         foreground(ctx, job, spec, sandbox, cwd_file.as_deref(), final_cwd)
     }
+}
+
+/// `tty` (with `rows`, `cols`) checked: only a background interactive job gets a terminal
+/// (SPEC 28); the size without `tty`, or out of range, is refused by name.
+fn terminal(input: &Input, background: bool, interactive: bool) -> Result<Option<(u16, u16)>> {
+    let tty = input.tty.unwrap_or(false);
+    if !tty {
+        for (field, given) in [("rows", input.rows), ("cols", input.cols)] {
+            if given.is_some() {
+                return Err(ToolError::invalid(
+                    field,
+                    format!("field `{field}` is the terminal's size: it needs `tty: true`"),
+                ));
+            }
+        }
+        return Ok(None);
+    }
+    if !background || !interactive {
+        return Err(ToolError::invalid(
+            "tty",
+            "field `tty` needs `background: true` and `interactive: true`: a terminal is for a job you type into later",
+        )
+        .hint("Add background: true and interactive: true, then type with jobs (action \"write\"); a command that needs no keyboard runs without tty."));
+    }
+    let rows = input.rows.unwrap_or(tty::ROWS);
+    let cols = input.cols.unwrap_or(tty::COLS);
+    for (field, n, lo, hi) in [("rows", rows, 2, 500), ("cols", cols, 10, 1000)] {
+        if !(lo..=hi).contains(&n) {
+            return Err(ToolError::invalid(
+                field,
+                format!("field `{field}` is {n}; a terminal here has {lo} to {hi} {field}"),
+            ));
+        }
+    }
+    Ok(Some((rows, cols)))
 }
 
 /// `command` run so that its shell writes the directory it ends in to `file`: in a group of
@@ -345,6 +385,32 @@ fn keeping_cwd(command: &str, file: &std::path::Path) -> String {
     format!(
         "{{ {command}\n}}\n__loopr_status=$?\npwd -P >| {file} 2>/dev/null\nexit $__loopr_status"
     )
+}
+
+/// The guard (SPEC 15, 16.8): `command` — a run's, or a line typed into a shell's terminal
+/// (SPEC 28) — is `blocked_command` when it matches a destructive rule, unless the guard is off.
+pub fn guard_line(
+    ctx: &Ctx,
+    command: &str,
+    cwd: &std::path::Path,
+    env: &[(String, String)],
+) -> Result<()> {
+    if ctx.allow_dangerous {
+        return Ok(());
+    }
+    let Some(rule) = guard::check(command, &guard_places(ctx, cwd, env)) else {
+        return Ok(());
+    };
+    Err(ToolError::new(
+        Code::BlockedCommand,
+        format!(
+            "blocked: the command matches the destructive-command rule `{}` ({}); it was not run",
+            rule.name(),
+            rule.describe()
+        ),
+    )
+    .with("rule", rule.name())
+    .hint("If this is really intended, a person can rerun it with --allow-dangerous (LOOPR_ALLOW_DANGEROUS=1); otherwise narrow the command (e.g. a path inside the project)."))
 }
 
 /// What the guard needs to know where the command's paths lead: the root, the cwd, and each

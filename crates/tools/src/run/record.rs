@@ -66,6 +66,13 @@ pub struct Job {
     /// feeds from any process, open until the job ends.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub interactive: bool,
+    /// On a terminal (`tty: true`, SPEC 28): its screen and state are in `term_path`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub tty: bool,
+    /// On a terminal, its shell, which leads a session of its own: what a killed supervisor
+    /// and keeper leave behind is found there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terminal: Option<ProcId>,
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -87,6 +94,11 @@ pub fn log_path(session_dir: &Path, id: &str) -> PathBuf {
 /// (stdin.rs).
 pub fn stdin_path(session_dir: &Path, id: &str) -> PathBuf {
     logs_dir(session_dir).join(format!("{id}.stdin"))
+}
+
+/// A job's terminal as its supervisor last saw it: state, prompt, screen (term.rs).
+pub fn term_path(session_dir: &Path, id: &str) -> PathBuf {
+    logs_dir(session_dir).join(format!("{id}.term"))
 }
 
 /// What names job `id` of this session to a process that looks: its supervisor carries it as
@@ -180,6 +192,7 @@ pub fn begin(ctx: &Ctx, mut job: Job) -> Result<Job> {
         let _ = std::fs::remove_file(log_path(lock.dir(), &old.id));
         // A supervisor that was killed leaves its FIFO behind.
         let _ = std::fs::remove_file(stdin_path(lock.dir(), &old.id));
+        let _ = std::fs::remove_file(term_path(lock.dir(), &old.id));
     }
     lock.save(FILE, &jobs, false)?;
     Ok(job)
@@ -205,6 +218,7 @@ pub fn forget(ctx: &Ctx, id: &str) -> Result<()> {
     jobs.jobs.retain(|j| j.id != id);
     let _ = std::fs::remove_file(log_path(lock.dir(), id));
     let _ = std::fs::remove_file(stdin_path(lock.dir(), id));
+    let _ = std::fs::remove_file(term_path(lock.dir(), id));
     lock.save(FILE, &jobs, false)
 }
 

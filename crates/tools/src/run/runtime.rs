@@ -22,8 +22,9 @@ enum Tree {
     /// already, and we help.
     Keeper(ProcId),
     /// The keeper's session: owner and keeper are both gone, and what they left was re-parented
-    /// to init; what did not start a session of its own is still in theirs.
-    Session(ProcId),
+    /// to init; what did not start a session of its own is still in theirs — or, on a terminal,
+    /// in the session its shell leads (the second).
+    Session(ProcId, Option<ProcId>),
     Gone,
 }
 
@@ -70,8 +71,8 @@ impl Tree {
             Tree::Keeper(k) => {
                 proc::signal_descendants(k.pid, sig, None, seen);
             }
-            Tree::Session(k) => {
-                for p in proc::session_members(k) {
+            Tree::Session(k, t) => {
+                for p in t.into_iter().chain([k]).flat_map(proc::session_members) {
                     if proc::signal(p, sig) {
                         seen.insert(p);
                     }
@@ -88,7 +89,10 @@ impl Tree {
                 o.alive() && record::peek(ctx, &job.id).is_some_and(|j| j.state == State::Running)
             }
             Tree::Keeper(k) => k.alive(),
-            Tree::Session(k) => !proc::session_members(k).is_empty(),
+            Tree::Session(k, t) => t
+                .into_iter()
+                .chain([k])
+                .any(|l| !proc::session_members(l).is_empty()),
             Tree::Gone => false,
         }
     }
@@ -118,7 +122,7 @@ fn foreign(ctx: &Ctx, job: &Job) -> bool {
 /// members of that process's session a scan of /proc would find (SPEC 23.6, 31.3).
 fn dead_keepers_session(job: &Job) -> Tree {
     match job.keeper {
-        Some(k) if !k.alive() => Tree::Session(k),
+        Some(k) if !k.alive() => Tree::Session(k, job.terminal),
         _ => Tree::Gone,
     }
 }

@@ -17,15 +17,22 @@ use super::keeper::Refusal;
 use super::proc::{self, ProcId};
 use super::record::{self, Job};
 use super::stdin;
+use super::term;
+use super::tty;
+use super::waiting::Input;
 use crate::context::{Ctx, Globals};
 use crate::envelope::{Format, Success};
 use crate::error::{Code, Result, ToolError};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use std::ffi::CString;
 use std::io::{BufRead, BufReader, Read, Write};
+use std::os::fd::OwnedFd;
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// How the model reads, stops and types into the job it started, in the names it was offered
@@ -246,7 +253,40 @@ pub fn main() -> i32 {
             let _ = std::fs::remove_file(f);
         }
     };
-    let running = match exec::spawn_with(&order.spec, stdin) {
+    let screen = job.interactive.then(|| {
+        let (rows, cols) = order.spec.tty.unwrap_or((tty::ROWS, tty::COLS));
+        Arc::new(Mutex::new(tty::Screen::new(
+            rows,
+            cols,
+            order.spec.tty.is_none(),
+        )))
+    });
+    if let Some(screen) = &screen {
+        let s = screen.clone();
+        capture.tap(move |b| s.lock().unwrap_or_else(|e| e.into_inner()).feed(b));
+    }
+    let relay = Arc::new(tty::Relay::default());
+    if order.spec.tty.is_some() {
+        let r = relay.clone();
+        capture.scrub(move |b| r.scrub(b));
+    }
+    let Opened {
+        io,
+        input,
+        master,
+        slave,
+    } = match open_io(&order.spec, stdin, keep.as_ref(), &relay) {
+        Ok(x) => x,
+        Err(e) => {
+            forget_fifo();
+            answer(&format!(
+                "err {}",
+                json!({"message": format!("could not open the job's terminal: {e}")})
+            ));
+            return 1;
+        }
+    };
+    let running = match exec::spawn_with(&order.spec, io) {
         Ok(r) => r,
         Err(r) => {
             forget_fifo();
@@ -257,11 +297,35 @@ pub fn main() -> i32 {
             return 1;
         }
     };
+    let term_file = record::term_path(&crate::state::session_dir(&ctx), &order.id);
+    let stop = Arc::new(AtomicBool::new(false));
+    let watch = match (screen, input) {
+        (Some(screen), Some(input)) => {
+            let (rows, cols) = order.spec.tty.unwrap_or((tty::ROWS, tty::COLS));
+            let w = tty::Watch {
+                keeper: running.keeper.pid,
+                input,
+                master,
+                fifo: keep.as_ref().and_then(|k| k.try_clone().ok()),
+                slave,
+                output: running.output_fd().ok(),
+                screen,
+                relay,
+                rows,
+                cols,
+            };
+            let path = term_file.clone();
+            Some(w.spawn(stop.clone(), move |st| term::publish(&path, st)))
+        }
+        _ => None,
+    };
     let me = ProcId::me();
     let keeper = running.keeper;
+    let terminal = order.spec.tty.and_then(|_| ProcId::of(running.shell));
     let _ = record::update(&ctx, &order.id, |j| {
         j.owner = Some(me);
         j.keeper = Some(keeper);
+        j.terminal = terminal;
     });
     answer("ok");
     // From here on nobody listens: the starter has gone.
@@ -274,6 +338,14 @@ pub fn main() -> i32 {
         None,
     );
     isolation::remove_tmpdir(order.spec.tmpdir.as_ref());
+    // The last screen stays with the log (SPEC 28: output after exit is kept).
+    stop.store(true, Ordering::SeqCst);
+    if let Some(w) = watch.and_then(|h| h.join().ok()) {
+        let mut last = w.look();
+        last.state = tty::ENDED.into();
+        (last.prompt, last.secret, last.choices, last.reader) = (None, false, None, None);
+        term::publish(&term_file, &last);
+    }
     // The job has ended: a later write finds no FIFO and says so.
     drop(keep);
     forget_fifo();
@@ -303,6 +375,64 @@ pub fn main() -> i32 {
         super::settle(j, &outcome, captured.total)
     });
     0
+}
+
+/// What `open_io` opened: the command's stdin and output, and what the watch looks at.
+struct Opened {
+    io: exec::Io,
+    input: Option<Input>,
+    master: Option<OwnedFd>,
+    slave: Option<CString>,
+}
+
+/// The command's stdin and output: a pty (`tty`), whose writes the FIFO's bytes reach through
+/// the relay; the FIFO itself (an interactive job on pipes); or plain pipes. With them, what
+/// waiting.rs watches and the master it asks about the foreground group and echo.
+fn open_io(
+    spec: &Spec,
+    fifo_read: Option<OwnedFd>,
+    fifo_write: Option<&OwnedFd>,
+    relay: &Arc<tty::Relay>,
+) -> std::io::Result<Opened> {
+    let pipe_input = |fd: &OwnedFd| -> std::io::Result<Input> {
+        let st = rustix::fs::fstat(fd)?;
+        Ok(Input::Pipe {
+            dev: st.st_dev,
+            ino: st.st_ino,
+        })
+    };
+    match (spec.tty, fifo_read) {
+        (Some((rows, cols)), Some(read)) => {
+            let pty = tty::open(rows, cols)?;
+            tty::relay(read, pty.master.try_clone()?, relay.clone());
+            let watched = pty.master.try_clone()?;
+            let io = exec::Io::Tty {
+                slave: pty.slave,
+                master: pty.master,
+            };
+            Ok(Opened {
+                io,
+                input: Some(Input::Tty { rdev: pty.rdev }),
+                master: Some(watched),
+                slave: Some(pty.path),
+            })
+        }
+        (_, Some(read)) => {
+            let input = fifo_write.map(pipe_input).transpose()?;
+            Ok(Opened {
+                io: exec::Io::Stdin(read),
+                input,
+                master: None,
+                slave: None,
+            })
+        }
+        (_, None) => Ok(Opened {
+            io: exec::Io::Pipes,
+            input: None,
+            master: None,
+            slave: None,
+        }),
+    }
 }
 
 fn answer(line: &str) {
