@@ -1,0 +1,118 @@
+//! The syntax check of a change (SPEC 26.5): how many errors a tree holds and where the first
+//! one is that the change brought.
+
+use crate::{Lang, parse, walk};
+use tree_sitter::Tree;
+
+/// One syntax error: 1-based line and column (characters), and the line's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    pub line: usize,
+    pub column: usize,
+    pub text: String,
+}
+
+/// Counts the errors of a tree: each ERROR subtree once, each MISSING node.
+pub fn count(tree: &Tree) -> usize {
+    errors(tree, &[]).len()
+}
+
+fn errors(tree: &Tree, src: &[u8]) -> Vec<Error> {
+    let mut out = vec![];
+    if !tree.root_node().has_error() {
+        return out;
+    }
+    walk(tree, |node, _| {
+        if node.is_error() || node.is_missing() {
+            out.push(at(node.start_byte(), src));
+            return false;
+        }
+        node.has_error()
+    });
+    out
+}
+
+/// The position of a byte offset (1-based line and character column) and its line's text.
+fn at(offset: usize, src: &[u8]) -> Error {
+    if src.is_empty() {
+        return Error {
+            line: 0,
+            column: 0,
+            text: String::new(),
+        };
+    }
+    let offset = offset.min(src.len());
+    let start = src[..offset]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let end = src[offset..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(src.len(), |i| offset + i);
+    let line = 1 + src[..start].iter().filter(|&&b| b == b'\n').count();
+    let column = 1 + String::from_utf8_lossy(&src[start..offset]).chars().count();
+    let text = String::from_utf8_lossy(&src[start..end])
+        .trim_end_matches('\r')
+        .to_string();
+    Error { line, column, text }
+}
+
+/// The check of one change: errors before and after, and the first error the change brought.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Report {
+    pub before: usize,
+    pub after: usize,
+    pub first_new: Option<Error>,
+}
+
+/// Parses `old` (`None` for a new file) and `new` as `lang`; `None` when either is skipped.
+pub fn compare(lang: Lang, old: Option<&[u8]>, new: &[u8]) -> Option<Report> {
+    let before = match old {
+        Some(old) => errors(&parse(lang, old).ok()?, old),
+        None => vec![],
+    };
+    let after = errors(&parse(lang, new).ok()?, new);
+    // The first error whose line was not already in error: the one this change brought.
+    let first_new = (after.len() > before.len())
+        .then(|| {
+            after
+                .iter()
+                .find(|e| !before.iter().any(|b| b.text == e.text))
+                .or(after.first())
+                .cloned()
+        })
+        .flatten();
+    Some(Report {
+        before: before.len(),
+        after: after.len(),
+        first_new,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_broken_change_names_its_first_error() {
+        let old = b"fn main() {\n    let x = 1;\n}\n";
+        let new = b"fn main() {\n    let x = ;\n}\n";
+        let r = compare(Lang::Rust, Some(old), new).unwrap();
+        assert_eq!((r.before, r.after), (0, 1));
+        let e = r.first_new.unwrap();
+        assert_eq!(e.line, 2);
+        assert_eq!(e.text, "    let x = ;");
+    }
+
+    #[test]
+    fn a_fix_says_nothing_new() {
+        let r = compare(
+            Lang::Python,
+            Some(b"def f(:\n  pass\n"),
+            b"def f():\n  pass\n",
+        )
+        .unwrap();
+        assert_eq!((r.before, r.after, r.first_new), (1, 0, None));
+    }
+}
