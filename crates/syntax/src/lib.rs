@@ -15,6 +15,7 @@ pub mod structural;
 pub mod tags;
 
 pub use lang::Lang;
+pub use tree_sitter;
 use tree_sitter::{Parser, Tree};
 
 /// Files over this size are skipped with a note (SPEC 26.1).

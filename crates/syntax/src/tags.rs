@@ -575,7 +575,16 @@ fn line_start(src: &[u8], at: usize) -> usize {
 /// The declaration up to its body (or its first line when it has none), whitespace folded.
 fn signature(node: Node, src: &[u8]) -> String {
     let end = match field(node, "body") {
-        Some(b) => b.start_byte(),
+        // Up to the last part before the body that is not a comment (Python's `def f(): # x`).
+        Some(b) => {
+            let mut c = node.walk();
+            node.children(&mut c)
+                .take_while(|n| n.start_byte() < b.start_byte())
+                .filter(|n| !n.kind().contains("comment"))
+                .map(|n| n.end_byte())
+                .max()
+                .unwrap_or(b.start_byte())
+        }
         None => {
             let s = &src[node.start_byte()..node.end_byte()];
             node.start_byte() + s.iter().position(|&b| b == b'\n').unwrap_or(s.len())

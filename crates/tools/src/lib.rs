@@ -36,6 +36,7 @@ pub mod run;
 pub mod search;
 pub mod session;
 pub mod stat;
+pub mod symbols;
 pub mod todo;
 pub mod tree;
 pub mod undo;
@@ -54,6 +55,7 @@ pub static TOOLS: &[&dyn DynTool] = &[
     &glob::Glob,
     &grep::Grep,
     &tree::Tree,
+    &symbols::Symbols,
     &fetch::Fetch,
     &search::Search,
     &run::Run,
