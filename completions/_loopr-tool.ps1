@@ -52,6 +52,7 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('glob', 'glob', [CompletionResultType]::ParameterValue, 'Find files by glob pattern, newest first')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search file contents with a regex (ripgrep''s engine)')
             [CompletionResult]::new('tree', 'tree', [CompletionResultType]::ParameterValue, 'Show a directory tree')
+            [CompletionResult]::new('symbols', 'symbols', [CompletionResultType]::ParameterValue, 'Outline a file, or find where a name is defined or used (syntax trees, no server)')
             [CompletionResult]::new('fetch', 'fetch', [CompletionResultType]::ParameterValue, 'Fetch a web page as clean Markdown (http/https, public hosts only)')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search the web (DuckDuckGo by default; Brave, Tavily or SearXNG when configured)')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run a shell command (timeout, clean capped output, background jobs)')
@@ -388,6 +389,34 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('--no-hidden', '--no-hidden', [CompletionResultType]::ParameterName, 'Sets hidden to false')
             [CompletionResult]::new('--no-ignore', '--no-ignore', [CompletionResultType]::ParameterName, 'Do not honour .gitignore, .ignore and .rgignore files. [default: false]')
             [CompletionResult]::new('--no-no-ignore', '--no-no-ignore', [CompletionResultType]::ParameterName, 'Sets no_ignore to false')
+            [CompletionResult]::new('--no-sandbox', '--no-sandbox', [CompletionResultType]::ParameterName, 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]')
+            [CompletionResult]::new('--no-read-check', '--no-read-check', [CompletionResultType]::ParameterName, 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]')
+            [CompletionResult]::new('--allow-private', '--allow-private', [CompletionResultType]::ParameterName, 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]')
+            [CompletionResult]::new('--allow-dangerous', '--allow-dangerous', [CompletionResultType]::ParameterName, 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the JSON')
+            [CompletionResult]::new('--harness', '--harness', [CompletionResultType]::ParameterName, 'A harness''s own control call: the catalog''s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]')
+            [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'loopr-tool;symbols' {
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'A file (or directory) to outline; for definition/references, the file the question is asked from (its definitions rank first; it does not limit the search: `scope` does).')
+            [CompletionResult]::new('--paths', '--paths', [CompletionResultType]::ParameterName, 'Several paths (up to 100) instead of `path`.')
+            [CompletionResult]::new('--action', '--action', [CompletionResultType]::ParameterName, '`outline` (default): each definition with its lines and signature; `definition`: where `name` is defined; `references`: where `name` is used. [default: outline]')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'For definition/references: an identifier, or a qualified `Type::method` / `Class.method`.')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'For definition/references: a directory or a glob ("src/**/*.py") to search; default the root.')
+            [CompletionResult]::new('--kinds', '--kinds', [CompletionResultType]::ParameterName, 'Only these kinds of definition.')
+            [CompletionResult]::new('--depth', '--depth', [CompletionResultType]::ParameterName, 'Outline: nesting levels shown (1 = top-level definitions only); default all.')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'The most definitions or references shown (default 100). [default: 100]')
+            [CompletionResult]::new('--file-path', '--file-path', [CompletionResultType]::ParameterName, 'file-path')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]')
+            [CompletionResult]::new('--hub', '--hub', [CompletionResultType]::ParameterName, 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog''s [loops] hub, else the git repository, else the root]')
             [CompletionResult]::new('--no-sandbox', '--no-sandbox', [CompletionResultType]::ParameterName, 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]')
             [CompletionResult]::new('--no-read-check', '--no-read-check', [CompletionResultType]::ParameterName, 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]')
             [CompletionResult]::new('--allow-private', '--allow-private', [CompletionResultType]::ParameterName, 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]')
@@ -902,6 +931,7 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('glob', 'glob', [CompletionResultType]::ParameterValue, 'Find files by glob pattern, newest first')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search file contents with a regex (ripgrep''s engine)')
             [CompletionResult]::new('tree', 'tree', [CompletionResultType]::ParameterValue, 'Show a directory tree')
+            [CompletionResult]::new('symbols', 'symbols', [CompletionResultType]::ParameterValue, 'Outline a file, or find where a name is defined or used (syntax trees, no server)')
             [CompletionResult]::new('fetch', 'fetch', [CompletionResultType]::ParameterValue, 'Fetch a web page as clean Markdown (http/https, public hosts only)')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search the web (DuckDuckGo by default; Brave, Tavily or SearXNG when configured)')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run a shell command (timeout, clean capped output, background jobs)')
@@ -960,6 +990,9 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             break
         }
         'loopr-tool;help;tree' {
+            break
+        }
+        'loopr-tool;help;symbols' {
             break
         }
         'loopr-tool;help;fetch' {

@@ -49,6 +49,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand glob 'Find files by glob pattern, newest first'
             cand grep 'Search file contents with a regex (ripgrep''s engine)'
             cand tree 'Show a directory tree'
+            cand symbols 'Outline a file, or find where a name is defined or used (syntax trees, no server)'
             cand fetch 'Fetch a web page as clean Markdown (http/https, public hosts only)'
             cand search 'Search the web (DuckDuckGo by default; Brave, Tavily or SearXNG when configured)'
             cand run 'Run a shell command (timeout, clean capped output, background jobs)'
@@ -373,6 +374,33 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand --no-hidden 'Sets hidden to false'
             cand --no-ignore 'Do not honour .gitignore, .ignore and .rgignore files. [default: false]'
             cand --no-no-ignore 'Sets no_ignore to false'
+            cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+            cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+            cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+            cand --allow-dangerous 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+            cand --pretty 'Indent the JSON'
+            cand --harness 'A harness''s own control call: the catalog''s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
+            cand --read-only 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'loopr-tool;symbols'= {
+            cand --path 'A file (or directory) to outline; for definition/references, the file the question is asked from (its definitions rank first; it does not limit the search: `scope` does).'
+            cand --paths 'Several paths (up to 100) instead of `path`.'
+            cand --action '`outline` (default): each definition with its lines and signature; `definition`: where `name` is defined; `references`: where `name` is used. [default: outline]'
+            cand --name 'For definition/references: an identifier, or a qualified `Type::method` / `Class.method`.'
+            cand --scope 'For definition/references: a directory or a glob ("src/**/*.py") to search; default the root.'
+            cand --kinds 'Only these kinds of definition.'
+            cand --depth 'Outline: nesting levels shown (1 = top-level definitions only); default all.'
+            cand --limit 'The most definitions or references shown (default 100). [default: 100]'
+            cand --file-path 'file-path'
+            cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
+            cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
+            cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
+            cand --format 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]'
+            cand --config 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]'
+            cand --profile 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]'
+            cand --hub 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog''s [loops] hub, else the git repository, else the root]'
             cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
             cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
             cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -865,6 +893,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand glob 'Find files by glob pattern, newest first'
             cand grep 'Search file contents with a regex (ripgrep''s engine)'
             cand tree 'Show a directory tree'
+            cand symbols 'Outline a file, or find where a name is defined or used (syntax trees, no server)'
             cand fetch 'Fetch a web page as clean Markdown (http/https, public hosts only)'
             cand search 'Search the web (DuckDuckGo by default; Brave, Tavily or SearXNG when configured)'
             cand run 'Run a shell command (timeout, clean capped output, background jobs)'
@@ -911,6 +940,8 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
         &'loopr-tool;help;grep'= {
         }
         &'loopr-tool;help;tree'= {
+        }
+        &'loopr-tool;help;symbols'= {
         }
         &'loopr-tool;help;fetch'= {
         }

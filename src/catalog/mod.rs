@@ -36,6 +36,7 @@ const READ_ONLY_TOOLS: &[&str] = &[
     "grep",
     "tree",
     "stat",
+    "symbols",
     "fetch",
     "search",
     "todo",

@@ -77,6 +77,11 @@ fn samples() -> Vec<(&'static str, Value, Value)> {
             json!({"depth": "deep"}),
         ),
         (
+            "symbols",
+            json!({"path": "a.txt", "action": "outline", "kinds": ["function"], "depth": 2, "limit": 10}),
+            json!({"path": "a.txt", "action": "everything"}),
+        ),
+        (
             "fetch",
             json!({"url": "http://127.0.0.1:9/", "mode": "text", "timeout_ms": 1000}),
             json!({"url": "http://127.0.0.1:9/", "mode": "pdf"}),

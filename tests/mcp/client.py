@@ -32,6 +32,7 @@ SAMPLES = {
     "glob": {"pattern": "*.txt"},
     "grep": {"pattern": "alpha"},
     "tree": {},
+    "symbols": {"action": "references", "name": "alpha"},
     "todo": {"action": "add", "content": "Ship it"},
     "session": {"action": "show"},
     "run": {"command": "echo from mcp"},

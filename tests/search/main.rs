@@ -4,4 +4,5 @@
 mod glob;
 mod grep;
 mod parity;
+mod symbols;
 mod tree;

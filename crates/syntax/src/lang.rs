@@ -124,7 +124,9 @@ impl Lang {
     }
 }
 
-/// Whether a header holds C++ syntax: it has C++ words, and it parses with fewer errors as C++.
+/// Whether a header holds C++ syntax: its C++ parse has no more errors than its C parse and
+/// holds nodes only C++ has. Fewer errors alone would not do: C parses `class A { public: … }`
+/// without an error, as an old-style function with a label.
 fn holds_cpp(src: &[u8]) -> bool {
     const WORDS: [&[u8]; 6] = [
         b"class ",
@@ -134,13 +136,44 @@ fn holds_cpp(src: &[u8]) -> bool {
         b"::",
         b"virtual ",
     ];
-    let hinted = WORDS.iter().any(|w| memchr::memmem::find(src, w).is_some());
+    const CPP_ONLY: [&str; 7] = [
+        "class_specifier",
+        "namespace_definition",
+        "template_declaration",
+        "access_specifier",
+        "qualified_identifier",
+        "reference_declarator",
+        "virtual",
+    ];
+    let hinted = WORDS
+        .iter()
+        .any(|w| memchr::memmem::find(src, w).is_some());
     if !hinted || src.len() as u64 > crate::MAX_BYTES {
         return false;
     }
-    let errors = |lang: Lang| crate::parse(lang, src).map(|t| crate::check::count(&t));
-    match (errors(Lang::C), errors(Lang::Cpp)) {
-        (Ok(c), Ok(cpp)) => cpp < c,
-        _ => false,
+    let (Ok(c), Ok(cpp)) = (crate::parse(Lang::C, src), crate::parse(Lang::Cpp, src)) else {
+        return false;
+    };
+    if crate::check::count(&cpp) > crate::check::count(&c) {
+        return false;
+    }
+    let mut found = false;
+    crate::walk(&cpp, |n, _| {
+        found |= CPP_ONLY.contains(&n.kind());
+        !found
+    });
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_header_with_cpp_syntax_is_cpp() {
+        let cpp = b"class Widget {\n public:\n  int size;\n};\n";
+        assert_eq!(Lang::detect(Path::new("a.h"), cpp), Some(Lang::Cpp));
+        let c = b"struct point { int x; };\nint origin_x(void);\n";
+        assert_eq!(Lang::detect(Path::new("a.h"), c), Some(Lang::C));
     }
 }
