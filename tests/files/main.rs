@@ -21,5 +21,6 @@ mod read_notebook;
 mod read_pdf;
 mod read_tail;
 mod sandbox;
+mod syntax_check;
 mod undo;
 mod write;

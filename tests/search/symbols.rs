@@ -22,7 +22,10 @@ fn project() -> Env {
         "namespace geo {\nclass Shape {\n  double area();\n};\ndouble Shape::area() { return 0; }\n}\n",
     );
     env.write_file("src/api.h", "class Widget {\n public:\n  int size;\n};\n");
-    env.write_file("src/plain.h", "struct point { int x; };\nint origin_x(void);\n");
+    env.write_file(
+        "src/plain.h",
+        "struct point { int x; };\nint origin_x(void);\n",
+    );
     env.write_file("README.md", "helper Parser\n");
     env
 }
@@ -33,8 +36,15 @@ fn names(out: &testkit::Out) -> Vec<String> {
         .unwrap()
         .iter()
         .map(|s| {
-            let parent = s["parent"].as_str().map(|p| format!("{p}/")).unwrap_or_default();
-            format!("{} {parent}{}", s["kind"].as_str().unwrap(), s["name"].as_str().unwrap())
+            let parent = s["parent"]
+                .as_str()
+                .map(|p| format!("{p}/"))
+                .unwrap_or_default();
+            format!(
+                "{} {parent}{}",
+                s["kind"].as_str().unwrap(),
+                s["name"].as_str().unwrap()
+            )
         })
         .collect()
 }
@@ -57,7 +67,10 @@ fn outline_lists_definitions_with_assignments_and_not_locals() {
     );
     assert_eq!(out.data()["syntactic"], true);
     let s = &out.data()["files"][0]["symbols"][4];
-    assert_eq!((s["line"].as_u64(), s["end_line"].as_u64()), (Some(9), Some(10)));
+    assert_eq!(
+        (s["line"].as_u64(), s["end_line"].as_u64()),
+        (Some(9), Some(10))
+    );
     assert_eq!(s["signature"], "def parse(self, text)");
     // One line each, indented by nesting; the comment after the colon is not the signature.
     assert_eq!(
@@ -70,15 +83,30 @@ fn outline_lists_definitions_with_assignments_and_not_locals() {
 fn outline_depth_kinds_and_limit() {
     let env = project();
     let out = env.call("symbols", json!({"path": "app/parser.py", "depth": 1}));
-    assert!(!names(&out).iter().any(|n| n.contains("Parser/")), "{:?}", names(&out));
-    let out = env.call("symbols", json!({"path": "app/parser.py", "kinds": ["method", "class"]}));
+    assert!(
+        !names(&out).iter().any(|n| n.contains("Parser/")),
+        "{:?}",
+        names(&out)
+    );
+    let out = env.call(
+        "symbols",
+        json!({"path": "app/parser.py", "kinds": ["method", "class"]}),
+    );
     assert_eq!(names(&out), ["class Parser", "method Parser/parse"]);
     let out = env.call("symbols", json!({"path": "app/parser.py", "limit": 2}));
     assert_eq!(out.data()["shown"], 2);
     assert_eq!(out.data()["total"], 6);
-    assert!(out.output().ends_with("(4 more definitions: raise limit, or narrow with kinds or depth)\n"), "{}", out.output());
-    env.call("symbols", json!({"path": "app/parser.py", "kinds": ["field"]}))
-        .assert_invalid("kinds[0]");
+    assert!(
+        out.output()
+            .ends_with("(4 more definitions: raise limit, or narrow with kinds or depth)\n"),
+        "{}",
+        out.output()
+    );
+    env.call(
+        "symbols",
+        json!({"path": "app/parser.py", "kinds": ["field"]}),
+    )
+    .assert_invalid("kinds[0]");
     env.call("symbols", json!({"path": "app/parser.py", "depth": 0}))
         .assert_invalid("depth");
 }
@@ -87,13 +115,25 @@ fn outline_depth_kinds_and_limit() {
 fn qualified_names_join_as_the_language_does() {
     let env = project();
     let out = env.call("symbols", json!({"path": "src/shapes.cpp"}));
-    assert_eq!(names(&out), ["module geo", "class geo/Shape", "method geo::Shape/area"]);
+    assert_eq!(
+        names(&out),
+        ["module geo", "class geo/Shape", "method geo::Shape/area"]
+    );
     let out = env.call("symbols", json!({"path": "src/lib.rs"}));
-    assert_eq!(names(&out), ["struct Parser", "method Parser/parse", "function helper"]);
-    let out = env.call("symbols", json!({"action": "definition", "name": "Parser::parse"}));
+    assert_eq!(
+        names(&out),
+        ["struct Parser", "method Parser/parse", "function helper"]
+    );
+    let out = env.call(
+        "symbols",
+        json!({"action": "definition", "name": "Parser::parse"}),
+    );
     out.assert_ok();
     let defs = out.data()["definitions"].as_array().unwrap();
-    let q: Vec<&str> = defs.iter().map(|d| d["qualified"].as_str().unwrap()).collect();
+    let q: Vec<&str> = defs
+        .iter()
+        .map(|d| d["qualified"].as_str().unwrap())
+        .collect();
     // `Parser::parse` and `Parser.parse` are one question: every language's answer is shown.
     assert_eq!(q, ["Parser.parse", "Parser::parse"]);
 }
@@ -131,7 +171,11 @@ fn definition_ranks_the_given_file_then_its_directory() {
         .map(|d| d["path"].as_str().unwrap())
         .collect();
     assert_eq!(paths, ["src/lib.rs", "app/other.py", "app/parser.py"]);
-    assert!(out.output().starts_with("3 definitions of helper"), "{}", out.output());
+    assert!(
+        out.output().starts_with("3 definitions of helper"),
+        "{}",
+        out.output()
+    );
     // `scope` limits the search; the path does not.
     let out = env.call(
         "symbols",
@@ -143,7 +187,10 @@ fn definition_ranks_the_given_file_then_its_directory() {
         json!({"action": "definition", "name": "helper", "scope": "app"}),
     );
     assert_eq!(out.data()["total"], 2);
-    let out = env.call("symbols", json!({"action": "definition", "name": "nothing_here"}));
+    let out = env.call(
+        "symbols",
+        json!({"action": "definition", "name": "nothing_here"}),
+    );
     out.assert_ok();
     assert_eq!(out.data()["total"], 0);
 }
@@ -157,14 +204,20 @@ fn references_skip_strings_and_comments_and_mark_definitions() {
     );
     out.assert_ok();
     assert!(
-        out.output().starts_with("2 references to helper in 1 files, matched by name"),
+        out.output()
+            .starts_with("2 references to helper in 1 files, matched by name"),
         "{}",
         out.output()
     );
     let refs = out.data()["references"].as_array().unwrap();
     let lines: Vec<(u64, bool)> = refs
         .iter()
-        .map(|r| (r["line"].as_u64().unwrap(), r["definition"].as_bool().unwrap()))
+        .map(|r| {
+            (
+                r["line"].as_u64().unwrap(),
+                r["definition"].as_bool().unwrap(),
+            )
+        })
         .collect();
     assert_eq!(lines, [(10, false), (12, true)]);
     assert_eq!(refs[0]["column"], 16);
@@ -173,7 +226,13 @@ fn references_skip_strings_and_comments_and_mark_definitions() {
     let out = env.call("symbols", json!({"action": "references", "name": "helper"}));
     assert_eq!(out.data()["files"], 3);
     assert_eq!(out.data()["skipped"], json!([]));
-    assert!(out.output().contains("\napp/other.py\n  1: from parser import helper\n  3: def helper():  (definition)\n"), "{}", out.output());
+    assert!(
+        out.output().contains(
+            "\napp/other.py\n  1: from parser import helper\n  3: def helper():  (definition)\n"
+        ),
+        "{}",
+        out.output()
+    );
 }
 
 #[test]
@@ -182,7 +241,10 @@ fn named_files_of_other_languages_are_skipped_with_a_note() {
     let out = env.call("symbols", json!({"paths": ["README.md", "src/lib.rs"]}));
     out.assert_ok();
     assert_eq!(out.data()["skipped"][0]["path"], "README.md");
-    assert!(out.output().contains("(skipped README.md: not in a language built in"));
+    assert!(
+        out.output()
+            .contains("(skipped README.md: not in a language built in")
+    );
     assert_eq!(out.data()["files"].as_array().unwrap().len(), 1);
 }
 
@@ -200,7 +262,13 @@ fn big_and_deep_files_are_skipped_never_overflowed() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|s| format!("{}: {}", s["path"].as_str().unwrap(), s["reason"].as_str().unwrap()))
+        .map(|s| {
+            format!(
+                "{}: {}",
+                s["path"].as_str().unwrap(),
+                s["reason"].as_str().unwrap()
+            )
+        })
         .collect();
     assert_eq!(skipped.len(), 2, "{skipped:?}");
     // In the order named.
@@ -212,22 +280,32 @@ fn big_and_deep_files_are_skipped_never_overflowed() {
     // Walked, the deep file is still reported (size and depth are always said).
     let out = env.call("symbols", json!({"action": "references", "name": "x"}));
     out.assert_ok();
-    assert!(out.output().contains("(skipped deep.py: nested more than 1000 levels deep)"));
+    assert!(
+        out.output()
+            .contains("(skipped deep.py: nested more than 1000 levels deep)")
+    );
 }
 
 #[test]
 fn bad_input_names_its_field() {
     let env = project();
     env.call("symbols", json!({})).assert_invalid("path");
-    env.call("symbols", json!({"action": "definition"})).assert_invalid("name");
+    env.call("symbols", json!({"action": "definition"}))
+        .assert_invalid("name");
     env.call("symbols", json!({"action": "definition", "name": "a b"}))
         .assert_invalid("name");
-    env.call("symbols", json!({"path": "a.py", "name": "x"})).assert_invalid("name");
-    env.call("symbols", json!({"path": "src/lib.rs", "paths": ["src/lib.rs"]}))
-        .assert_invalid("paths");
+    env.call("symbols", json!({"path": "a.py", "name": "x"}))
+        .assert_invalid("name");
+    env.call(
+        "symbols",
+        json!({"path": "src/lib.rs", "paths": ["src/lib.rs"]}),
+    )
+    .assert_invalid("paths");
     let many: Vec<Value> = (0..101).map(|i| json!(format!("f{i}.py"))).collect();
-    env.call("symbols", json!({"paths": many})).assert_invalid("paths");
-    env.call("symbols", json!({"path": "missing.py"})).assert_err("not_found");
+    env.call("symbols", json!({"paths": many}))
+        .assert_invalid("paths");
+    env.call("symbols", json!({"path": "missing.py"}))
+        .assert_err("not_found");
 }
 
 #[test]

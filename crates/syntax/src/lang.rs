@@ -145,9 +145,7 @@ fn holds_cpp(src: &[u8]) -> bool {
         "reference_declarator",
         "virtual",
     ];
-    let hinted = WORDS
-        .iter()
-        .any(|w| memchr::memmem::find(src, w).is_some());
+    let hinted = WORDS.iter().any(|w| memchr::memmem::find(src, w).is_some());
     if !hinted || src.len() as u64 > crate::MAX_BYTES {
         return false;
     }

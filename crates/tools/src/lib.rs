@@ -37,6 +37,7 @@ pub mod search;
 pub mod session;
 pub mod stat;
 pub mod symbols;
+pub mod syntax_check;
 pub mod todo;
 pub mod tree;
 pub mod undo;

@@ -177,8 +177,12 @@ The file keeps its encoding, line endings (CRLF stays CRLF), BOM and every byte 
             )?;
         }
         drop(locked);
-        Ok(report::success(
-            shown, &doc.text, &outcome, edits_form, dry_run,
+        let success = report::success(shown, &doc.text, &outcome, edits_form, dry_run);
+        Ok(crate::syntax_check::attach(
+            success,
+            shown,
+            Some(bytes.as_slice()),
+            outcome.bytes(),
         ))
     }
 }
