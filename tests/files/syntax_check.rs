@@ -125,3 +125,40 @@ fn write_and_apply_patch_check_too() {
         out.output()
     );
 }
+
+#[test]
+fn notebook_code_cells_are_checked_in_the_kernels_language() {
+    let env = Env::new();
+    let nb = json!({
+        "cells": [
+            {"cell_type": "code", "execution_count": null, "id": "c1", "metadata": {},
+             "outputs": [], "source": ["x = 1\n"]},
+            {"cell_type": "markdown", "id": "m1", "metadata": {}, "source": ["# (unbalanced"]}
+        ],
+        "metadata": {"kernelspec": {"language": "python", "name": "python3"}},
+        "nbformat": 4,
+        "nbformat_minor": 5
+    });
+    env.write_file("n.ipynb", serde_json::to_string_pretty(&nb).unwrap());
+    env.read("n.ipynb").assert_ok();
+    let out = env.call(
+        "notebook_edit",
+        json!({"path": "n.ipynb", "cell_id": "c1", "new_source": "def f(:\n    pass\n"}),
+    );
+    out.assert_ok();
+    assert_eq!(out.data()["syntax"]["after"], 1);
+    assert_eq!(out.data()["syntax"]["first_error"]["line"], 1);
+    assert!(
+        out.output()
+            .contains("Syntax: n.ipynb's cell now has 1 syntax error"),
+        "{}",
+        out.output()
+    );
+    // A markdown cell is not code.
+    let out = env.call(
+        "notebook_edit",
+        json!({"path": "n.ipynb", "cell_id": "m1", "new_source": "# still (unbalanced"}),
+    );
+    out.assert_ok();
+    assert!(out.data().get("syntax").is_none());
+}
