@@ -32,6 +32,23 @@ fn errors(tree: &Tree, src: &[u8]) -> Vec<Error> {
     out
 }
 
+/// The first ERROR node of a tree parsed from `parsed`, shown against `original` (the same text
+/// with characters swapped one for one, as a pattern's `$` for `µ`).
+pub fn first_error(tree: &Tree, original: &[u8], parsed: &[u8]) -> Option<Error> {
+    // A node the parser made up (a missing `;` after a fragment) is no error in a pattern.
+    let mut first = None;
+    walk(tree, |node, _| {
+        if first.is_none() && node.is_error() {
+            first = Some(at(node.start_byte(), parsed));
+        }
+        first.is_none() && node.has_error()
+    });
+    let mut e = first?;
+    let original = String::from_utf8_lossy(original);
+    e.text = original.lines().nth(e.line.saturating_sub(1)).unwrap_or("").to_string();
+    Some(e)
+}
+
 /// The position of a byte offset (1-based line and character column) and its line's text.
 fn at(offset: usize, src: &[u8]) -> Error {
     if src.is_empty() {
