@@ -48,6 +48,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand stat 'Describe files: type, size, mode, mtime, lines, encoding'
             cand glob 'Find files by glob pattern, newest first'
             cand grep 'Search file contents with a regex (ripgrep''s engine)'
+            cand rewrite 'Replace every match of a structural (syntax-tree) pattern across files'
             cand tree 'Show a directory tree'
             cand symbols 'Outline a file, or find where a name is defined or used (syntax trees, no server)'
             cand fetch 'Fetch a web page as clean Markdown (http/https, public hosts only)'
@@ -325,6 +326,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand -C 'Lines of context before and after each match (content mode; -A and -B override it).'
             cand --head-limit 'At most this many entries (files, lines or count rows); default 1000 for content, 250 otherwise; 0 for no limit.'
             cand --offset 'Skip this many entries first (for paging). [default: 0]'
+            cand --language 'With structural: the language of the pattern and of the files searched (rust, python, javascript, typescript, tsx, go, java, c, cpp); default each file''s, by extension.'
             cand --file-path 'file-path'
             cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
             cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
@@ -347,6 +349,34 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand --no-hidden 'Sets hidden to false'
             cand --no-ignore 'Do not honour .gitignore, .ignore and .rgignore files. [default: false]'
             cand --no-no-ignore 'Sets no_ignore to false'
+            cand --structural '`pattern` is code with metavariables (`$X` one node, `$$$X` any number; ast-grep''s syntax), matched against syntax trees instead of text. [default: false]'
+            cand --no-structural 'Sets structural to false'
+            cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+            cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+            cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+            cand --allow-dangerous 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+            cand --pretty 'Indent the JSON'
+            cand --harness 'A harness''s own control call: the catalog''s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
+            cand --read-only 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'loopr-tool;rewrite'= {
+            cand --pattern 'Code with metavariables to find: `$X` one node, `$$$X` any number (ast-grep''s syntax). [required]'
+            cand --rewrite 'The replacement, using the pattern''s metavariables (`$X`, `$$$X`). [required]'
+            cand --path 'A file or directory to rewrite in (default: the root).'
+            cand --glob 'Only files matching this glob ("src/**/*.ts"), or an array of globs.'
+            cand --language 'The language of the pattern and the files (rust, python, javascript, typescript, tsx, go, java, c, cpp); default each file''s own, by extension.'
+            cand --file-path 'file-path'
+            cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
+            cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
+            cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
+            cand --format 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]'
+            cand --config 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]'
+            cand --profile 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]'
+            cand --hub 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog''s [loops] hub, else the git repository, else the root]'
+            cand --dry-run 'Show what would change without writing. [default: false]'
+            cand --no-dry-run 'Sets dry_run to false'
             cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
             cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
             cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -892,6 +922,7 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand stat 'Describe files: type, size, mode, mtime, lines, encoding'
             cand glob 'Find files by glob pattern, newest first'
             cand grep 'Search file contents with a regex (ripgrep''s engine)'
+            cand rewrite 'Replace every match of a structural (syntax-tree) pattern across files'
             cand tree 'Show a directory tree'
             cand symbols 'Outline a file, or find where a name is defined or used (syntax trees, no server)'
             cand fetch 'Fetch a web page as clean Markdown (http/https, public hosts only)'
@@ -938,6 +969,8 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
         &'loopr-tool;help;glob'= {
         }
         &'loopr-tool;help;grep'= {
+        }
+        &'loopr-tool;help;rewrite'= {
         }
         &'loopr-tool;help;tree'= {
         }

@@ -82,6 +82,11 @@ fn samples() -> Vec<(&'static str, Value, Value)> {
             json!({"path": "a.txt", "action": "everything"}),
         ),
         (
+            "rewrite",
+            json!({"pattern": "f($A)", "rewrite": "g($A)", "glob": "*.py", "language": "python", "dry_run": true}),
+            json!({"pattern": "f($A)", "rewrite": 5}),
+        ),
+        (
             "fetch",
             json!({"url": "http://127.0.0.1:9/", "mode": "text", "timeout_ms": 1000}),
             json!({"url": "http://127.0.0.1:9/", "mode": "pdf"}),

@@ -4,5 +4,6 @@
 mod glob;
 mod grep;
 mod parity;
+mod structural;
 mod symbols;
 mod tree;

@@ -45,7 +45,11 @@ pub fn first_error(tree: &Tree, original: &[u8], parsed: &[u8]) -> Option<Error>
     });
     let mut e = first?;
     let original = String::from_utf8_lossy(original);
-    e.text = original.lines().nth(e.line.saturating_sub(1)).unwrap_or("").to_string();
+    e.text = original
+        .lines()
+        .nth(e.line.saturating_sub(1))
+        .unwrap_or("")
+        .to_string();
     Some(e)
 }
 

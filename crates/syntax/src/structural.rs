@@ -8,6 +8,7 @@ use ast_grep_core::replacer::TemplateFix;
 use ast_grep_core::tree_sitter::{LanguageExt, StrDoc, TSLanguage};
 use ast_grep_core::{AstGrep, Pattern, PatternError};
 use std::borrow::Cow;
+use tree_sitter::Tree;
 
 /// A language as ast-grep sees it.
 #[derive(Clone)]
@@ -115,8 +116,15 @@ pub struct Match {
     pub end_column: usize,
 }
 
-fn doc(c: &Compiled, src: &str) -> Result<AstGrep<StrDoc<SgLang>>, crate::Skip> {
-    let tree = parse(c.lang, src.as_bytes())?;
+fn doc(
+    c: &Compiled,
+    src: &str,
+    tree: Option<Tree>,
+) -> Result<AstGrep<StrDoc<SgLang>>, crate::Skip> {
+    let tree = match tree {
+        Some(t) => t,
+        None => parse(c.lang, src.as_bytes())?,
+    };
     let doc = StrDoc {
         src: src.to_string(),
         lang: SgLang(c.lang),
@@ -125,9 +133,10 @@ fn doc(c: &Compiled, src: &str) -> Result<AstGrep<StrDoc<SgLang>>, crate::Skip> 
     Ok(AstGrep::doc(doc))
 }
 
-/// Every match of the pattern in `src` (outermost matches; document order).
-pub fn find(c: &Compiled, src: &str) -> Result<Vec<Match>, crate::Skip> {
-    let root = doc(c, src)?;
+/// Every match of the pattern in `src` (outermost matches; document order); `tree` is `src`'s
+/// when the caller parsed it already.
+pub fn find(c: &Compiled, src: &str, tree: Option<Tree>) -> Result<Vec<Match>, crate::Skip> {
+    let root = doc(c, src, tree)?;
     let mut out: Vec<Match> = root
         .root()
         .find_all(&c.pattern)
@@ -183,8 +192,13 @@ fn template(c: &Compiled, rewrite: &str) -> TemplateFix {
 }
 
 /// `src` with every match replaced by `rewrite` (its metavariables filled), and the count.
-pub fn rewrite(c: &Compiled, src: &str, rewrite: &str) -> Result<(String, usize), crate::Skip> {
-    let root = doc(c, src)?;
+pub fn rewrite(
+    c: &Compiled,
+    src: &str,
+    tree: Option<Tree>,
+    rewrite: &str,
+) -> Result<(String, usize), crate::Skip> {
+    let root = doc(c, src, tree)?;
     let fix = template(c, rewrite);
     let mut edits = root.root().replace_all(&c.pattern, &fix);
     edits.sort_by_key(|e| e.position);
@@ -211,17 +225,31 @@ mod tests {
     #[test]
     fn metavariables_match_nodes_and_runs() {
         let c = compile(Lang::Python, "print($A)").unwrap();
-        let m = find(&c, "print(1)\nx = print(a + b)\nprint(1, 2)\n").unwrap();
+        let m = find(&c, "print(1)\nx = print(a + b)\nprint(1, 2)\n", None).unwrap();
         assert_eq!(m.iter().map(|m| m.line).collect::<Vec<_>>(), [1, 2]);
         let c = compile(Lang::Rust, "foo($$$ARGS)").unwrap();
-        assert_eq!(find(&c, "fn f() { foo(); foo(1, 2); }").unwrap().len(), 2);
+        assert_eq!(
+            find(&c, "fn f() { foo(); foo(1, 2); }", None)
+                .unwrap()
+                .len(),
+            2
+        );
     }
 
     #[test]
     fn rewrite_fills_metavariables_and_finds_unbound_ones() {
         let c = compile(Lang::JavaScript, "console.log($X)").unwrap();
-        let (out, n) = rewrite(&c, "console.log(a);\nconsole.log(b + 1);\n", "logger.info($X)").unwrap();
-        assert_eq!((out.as_str(), n), ("logger.info(a);\nlogger.info(b + 1);\n", 2));
+        let (out, n) = rewrite(
+            &c,
+            "console.log(a);\nconsole.log(b + 1);\n",
+            None,
+            "logger.info($X)",
+        )
+        .unwrap();
+        assert_eq!(
+            (out.as_str(), n),
+            ("logger.info(a);\nlogger.info(b + 1);\n", 2)
+        );
         assert_eq!(unbound(&c, "logger.info($X, $Y)"), ["$Y"]);
     }
 

@@ -32,10 +32,12 @@ pub mod mkdir;
 pub mod move_file;
 pub mod notebook_edit;
 pub mod read;
+pub mod rewrite;
 pub mod run;
 pub mod search;
 pub mod session;
 pub mod stat;
+pub mod structural;
 pub mod symbols;
 pub mod syntax_check;
 pub mod todo;
@@ -55,6 +57,7 @@ pub static TOOLS: &[&dyn DynTool] = &[
     &stat::Stat,
     &glob::Glob,
     &grep::Grep,
+    &rewrite::Rewrite,
     &tree::Tree,
     &symbols::Symbols,
     &fetch::Fetch,

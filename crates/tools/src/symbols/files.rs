@@ -101,12 +101,35 @@ pub fn scope<T: Send>(ctx: &Ctx, scope: Option<&str>, job: &Job<T>) -> Result<Ga
     Ok(walked(ctx, &base, Some(ov), job))
 }
 
+/// Gathers below `path` (default the root) with the walk's options (grep's and rewrite's
+/// `glob`, `hidden`, `no_ignore`); a file named as `path` is taken whatever they say.
+pub fn under<T: Send>(
+    ctx: &Ctx,
+    path: Option<&str>,
+    opts: Options,
+    job: &Job<T>,
+) -> Result<Gathered<T>> {
+    let base = walk::base(ctx, path)?;
+    if base.kind != walk::Kind::Dir {
+        return named(ctx, path.unwrap_or("."), job);
+    }
+    Ok(walked_with(ctx, &base, opts, job))
+}
+
 fn walked<T: Send>(
     ctx: &Ctx,
     base: &walk::Base,
     overrides: Option<ignore::overrides::Override>,
     job: &Job<T>,
 ) -> Gathered<T> {
+    let opts = Options {
+        overrides,
+        ..Options::default()
+    };
+    walked_with(ctx, base, opts, job)
+}
+
+fn walked_with<T: Send>(ctx: &Ctx, base: &walk::Base, opts: Options, job: &Job<T>) -> Gathered<T> {
     let out = Mutex::new(vec![]);
     let skipped = Mutex::new(vec![]);
     let parsed = Mutex::new(0);
@@ -116,10 +139,6 @@ fn walked<T: Send>(
         parsed: &parsed,
     };
     let problems = Problems::default();
-    let opts = Options {
-        overrides,
-        ..Options::default()
-    };
     walk::run_parallel(base, &opts, &problems, &ctx.control, || {
         let sink = &sink;
         move |e: &walk::Entry| {
