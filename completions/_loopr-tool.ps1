@@ -51,9 +51,10 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('stat', 'stat', [CompletionResultType]::ParameterValue, 'Describe files: type, size, mode, mtime, lines, encoding')
             [CompletionResult]::new('glob', 'glob', [CompletionResultType]::ParameterValue, 'Find files by glob pattern, newest first')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search file contents with a regex (ripgrep''s engine)')
-            [CompletionResult]::new('rewrite', 'rewrite', [CompletionResultType]::ParameterValue, 'Replace every match of a structural (syntax-tree) pattern across files')
             [CompletionResult]::new('tree', 'tree', [CompletionResultType]::ParameterValue, 'Show a directory tree')
             [CompletionResult]::new('symbols', 'symbols', [CompletionResultType]::ParameterValue, 'Outline a file, or find where a name is defined or used (syntax trees, no server)')
+            [CompletionResult]::new('map', 'map', [CompletionResultType]::ParameterValue, 'The repository''s most important definitions in a token budget')
+            [CompletionResult]::new('rewrite', 'rewrite', [CompletionResultType]::ParameterValue, 'Replace every match of a structural (syntax-tree) pattern across files')
             [CompletionResult]::new('fetch', 'fetch', [CompletionResultType]::ParameterValue, 'Fetch a web page as clean Markdown (http/https, public hosts only)')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search the web (DuckDuckGo by default; Brave, Tavily or SearXNG when configured)')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run a shell command (timeout, clean capped output, background jobs)')
@@ -376,33 +377,6 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
-        'loopr-tool;rewrite' {
-            [CompletionResult]::new('--pattern', '--pattern', [CompletionResultType]::ParameterName, 'Code with metavariables to find: `$X` one node, `$$$X` any number (ast-grep''s syntax). [required]')
-            [CompletionResult]::new('--rewrite', '--rewrite', [CompletionResultType]::ParameterName, 'The replacement, using the pattern''s metavariables (`$X`, `$$$X`). [required]')
-            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'A file or directory to rewrite in (default: the root).')
-            [CompletionResult]::new('--glob', '--glob', [CompletionResultType]::ParameterName, 'Only files matching this glob ("src/**/*.ts"), or an array of globs.')
-            [CompletionResult]::new('--language', '--language', [CompletionResultType]::ParameterName, 'The language of the pattern and the files (rust, python, javascript, typescript, tsx, go, java, c, cpp); default each file''s own, by extension.')
-            [CompletionResult]::new('--file-path', '--file-path', [CompletionResultType]::ParameterName, 'file-path')
-            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')
-            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]')
-            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]')
-            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]')
-            [CompletionResult]::new('--hub', '--hub', [CompletionResultType]::ParameterName, 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog''s [loops] hub, else the git repository, else the root]')
-            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would change without writing. [default: false]')
-            [CompletionResult]::new('--no-dry-run', '--no-dry-run', [CompletionResultType]::ParameterName, 'Sets dry_run to false')
-            [CompletionResult]::new('--no-sandbox', '--no-sandbox', [CompletionResultType]::ParameterName, 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]')
-            [CompletionResult]::new('--no-read-check', '--no-read-check', [CompletionResultType]::ParameterName, 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]')
-            [CompletionResult]::new('--allow-private', '--allow-private', [CompletionResultType]::ParameterName, 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]')
-            [CompletionResult]::new('--allow-dangerous', '--allow-dangerous', [CompletionResultType]::ParameterName, 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]')
-            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the JSON')
-            [CompletionResult]::new('--harness', '--harness', [CompletionResultType]::ParameterName, 'A harness''s own control call: the catalog''s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]')
-            [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            break
-        }
         'loopr-tool;tree' {
             [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'The directory to draw (default: the root).')
             [CompletionResult]::new('--depth', '--depth', [CompletionResultType]::ParameterName, 'How many levels below it to show (1 = its children only). [default: 3]')
@@ -448,6 +422,56 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]')
             [CompletionResult]::new('--hub', '--hub', [CompletionResultType]::ParameterName, 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog''s [loops] hub, else the git repository, else the root]')
+            [CompletionResult]::new('--no-sandbox', '--no-sandbox', [CompletionResultType]::ParameterName, 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]')
+            [CompletionResult]::new('--no-read-check', '--no-read-check', [CompletionResultType]::ParameterName, 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]')
+            [CompletionResult]::new('--allow-private', '--allow-private', [CompletionResultType]::ParameterName, 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]')
+            [CompletionResult]::new('--allow-dangerous', '--allow-dangerous', [CompletionResultType]::ParameterName, 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the JSON')
+            [CompletionResult]::new('--harness', '--harness', [CompletionResultType]::ParameterName, 'A harness''s own control call: the catalog''s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]')
+            [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'loopr-tool;map' {
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'The directory to map (default: the root).')
+            [CompletionResult]::new('--tokens', '--tokens', [CompletionResultType]::ParameterName, 'The budget in tokens (counted as characters / 4); default 1024, at most 16384. [default: 1024]')
+            [CompletionResult]::new('--focus', '--focus', [CompletionResultType]::ParameterName, 'Files or identifiers the task is about: the map leans towards them (focus files are always shown).')
+            [CompletionResult]::new('--file-path', '--file-path', [CompletionResultType]::ParameterName, 'file-path')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]')
+            [CompletionResult]::new('--hub', '--hub', [CompletionResultType]::ParameterName, 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog''s [loops] hub, else the git repository, else the root]')
+            [CompletionResult]::new('--no-sandbox', '--no-sandbox', [CompletionResultType]::ParameterName, 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]')
+            [CompletionResult]::new('--no-read-check', '--no-read-check', [CompletionResultType]::ParameterName, 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]')
+            [CompletionResult]::new('--allow-private', '--allow-private', [CompletionResultType]::ParameterName, 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]')
+            [CompletionResult]::new('--allow-dangerous', '--allow-dangerous', [CompletionResultType]::ParameterName, 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the JSON')
+            [CompletionResult]::new('--harness', '--harness', [CompletionResultType]::ParameterName, 'A harness''s own control call: the catalog''s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]')
+            [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'loopr-tool;rewrite' {
+            [CompletionResult]::new('--pattern', '--pattern', [CompletionResultType]::ParameterName, 'Code with metavariables to find: `$X` one node, `$$$X` any number (ast-grep''s syntax). [required]')
+            [CompletionResult]::new('--rewrite', '--rewrite', [CompletionResultType]::ParameterName, 'The replacement, using the pattern''s metavariables (`$X`, `$$$X`). [required]')
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'A file or directory to rewrite in (default: the root).')
+            [CompletionResult]::new('--glob', '--glob', [CompletionResultType]::ParameterName, 'Only files matching this glob ("src/**/*.ts"), or an array of globs.')
+            [CompletionResult]::new('--language', '--language', [CompletionResultType]::ParameterName, 'The language of the pattern and the files (rust, python, javascript, typescript, tsx, go, java, c, cpp); default each file''s own, by extension.')
+            [CompletionResult]::new('--file-path', '--file-path', [CompletionResultType]::ParameterName, 'file-path')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]')
+            [CompletionResult]::new('--hub', '--hub', [CompletionResultType]::ParameterName, 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog''s [loops] hub, else the git repository, else the root]')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would change without writing. [default: false]')
+            [CompletionResult]::new('--no-dry-run', '--no-dry-run', [CompletionResultType]::ParameterName, 'Sets dry_run to false')
             [CompletionResult]::new('--no-sandbox', '--no-sandbox', [CompletionResultType]::ParameterName, 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]')
             [CompletionResult]::new('--no-read-check', '--no-read-check', [CompletionResultType]::ParameterName, 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]')
             [CompletionResult]::new('--allow-private', '--allow-private', [CompletionResultType]::ParameterName, 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]')
@@ -961,9 +985,10 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('stat', 'stat', [CompletionResultType]::ParameterValue, 'Describe files: type, size, mode, mtime, lines, encoding')
             [CompletionResult]::new('glob', 'glob', [CompletionResultType]::ParameterValue, 'Find files by glob pattern, newest first')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search file contents with a regex (ripgrep''s engine)')
-            [CompletionResult]::new('rewrite', 'rewrite', [CompletionResultType]::ParameterValue, 'Replace every match of a structural (syntax-tree) pattern across files')
             [CompletionResult]::new('tree', 'tree', [CompletionResultType]::ParameterValue, 'Show a directory tree')
             [CompletionResult]::new('symbols', 'symbols', [CompletionResultType]::ParameterValue, 'Outline a file, or find where a name is defined or used (syntax trees, no server)')
+            [CompletionResult]::new('map', 'map', [CompletionResultType]::ParameterValue, 'The repository''s most important definitions in a token budget')
+            [CompletionResult]::new('rewrite', 'rewrite', [CompletionResultType]::ParameterValue, 'Replace every match of a structural (syntax-tree) pattern across files')
             [CompletionResult]::new('fetch', 'fetch', [CompletionResultType]::ParameterValue, 'Fetch a web page as clean Markdown (http/https, public hosts only)')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search the web (DuckDuckGo by default; Brave, Tavily or SearXNG when configured)')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run a shell command (timeout, clean capped output, background jobs)')
@@ -1021,13 +1046,16 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
         'loopr-tool;help;grep' {
             break
         }
-        'loopr-tool;help;rewrite' {
-            break
-        }
         'loopr-tool;help;tree' {
             break
         }
         'loopr-tool;help;symbols' {
+            break
+        }
+        'loopr-tool;help;map' {
+            break
+        }
+        'loopr-tool;help;rewrite' {
             break
         }
         'loopr-tool;help;fetch' {

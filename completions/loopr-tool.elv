@@ -48,9 +48,10 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand stat 'Describe files: type, size, mode, mtime, lines, encoding'
             cand glob 'Find files by glob pattern, newest first'
             cand grep 'Search file contents with a regex (ripgrep''s engine)'
-            cand rewrite 'Replace every match of a structural (syntax-tree) pattern across files'
             cand tree 'Show a directory tree'
             cand symbols 'Outline a file, or find where a name is defined or used (syntax trees, no server)'
+            cand map 'The repository''s most important definitions in a token budget'
+            cand rewrite 'Replace every match of a structural (syntax-tree) pattern across files'
             cand fetch 'Fetch a web page as clean Markdown (http/https, public hosts only)'
             cand search 'Search the web (DuckDuckGo by default; Brave, Tavily or SearXNG when configured)'
             cand run 'Run a shell command (timeout, clean capped output, background jobs)'
@@ -361,32 +362,6 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
-        &'loopr-tool;rewrite'= {
-            cand --pattern 'Code with metavariables to find: `$X` one node, `$$$X` any number (ast-grep''s syntax). [required]'
-            cand --rewrite 'The replacement, using the pattern''s metavariables (`$X`, `$$$X`). [required]'
-            cand --path 'A file or directory to rewrite in (default: the root).'
-            cand --glob 'Only files matching this glob ("src/**/*.ts"), or an array of globs.'
-            cand --language 'The language of the pattern and the files (rust, python, javascript, typescript, tsx, go, java, c, cpp); default each file''s own, by extension.'
-            cand --file-path 'file-path'
-            cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
-            cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
-            cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
-            cand --format 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]'
-            cand --config 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]'
-            cand --profile 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]'
-            cand --hub 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog''s [loops] hub, else the git repository, else the root]'
-            cand --dry-run 'Show what would change without writing. [default: false]'
-            cand --no-dry-run 'Sets dry_run to false'
-            cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
-            cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
-            cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
-            cand --allow-dangerous 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
-            cand --pretty 'Indent the JSON'
-            cand --harness 'A harness''s own control call: the catalog''s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
-            cand --read-only 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-        }
         &'loopr-tool;tree'= {
             cand --path 'The directory to draw (default: the root).'
             cand --depth 'How many levels below it to show (1 = its children only). [default: 3]'
@@ -431,6 +406,54 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand --config 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]'
             cand --profile 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]'
             cand --hub 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog''s [loops] hub, else the git repository, else the root]'
+            cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+            cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+            cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+            cand --allow-dangerous 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+            cand --pretty 'Indent the JSON'
+            cand --harness 'A harness''s own control call: the catalog''s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
+            cand --read-only 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'loopr-tool;map'= {
+            cand --path 'The directory to map (default: the root).'
+            cand --tokens 'The budget in tokens (counted as characters / 4); default 1024, at most 16384. [default: 1024]'
+            cand --focus 'Files or identifiers the task is about: the map leans towards them (focus files are always shown).'
+            cand --file-path 'file-path'
+            cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
+            cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
+            cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
+            cand --format 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]'
+            cand --config 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]'
+            cand --profile 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]'
+            cand --hub 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog''s [loops] hub, else the git repository, else the root]'
+            cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+            cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+            cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+            cand --allow-dangerous 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+            cand --pretty 'Indent the JSON'
+            cand --harness 'A harness''s own control call: the catalog''s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
+            cand --read-only 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'loopr-tool;rewrite'= {
+            cand --pattern 'Code with metavariables to find: `$X` one node, `$$$X` any number (ast-grep''s syntax). [required]'
+            cand --rewrite 'The replacement, using the pattern''s metavariables (`$X`, `$$$X`). [required]'
+            cand --path 'A file or directory to rewrite in (default: the root).'
+            cand --glob 'Only files matching this glob ("src/**/*.ts"), or an array of globs.'
+            cand --language 'The language of the pattern and the files (rust, python, javascript, typescript, tsx, go, java, c, cpp); default each file''s own, by extension.'
+            cand --file-path 'file-path'
+            cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
+            cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
+            cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'
+            cand --format 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]'
+            cand --config 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]'
+            cand --profile 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]'
+            cand --hub 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog''s [loops] hub, else the git repository, else the root]'
+            cand --dry-run 'Show what would change without writing. [default: false]'
+            cand --no-dry-run 'Sets dry_run to false'
             cand --no-sandbox 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
             cand --no-read-check 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
             cand --allow-private 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -922,9 +945,10 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand stat 'Describe files: type, size, mode, mtime, lines, encoding'
             cand glob 'Find files by glob pattern, newest first'
             cand grep 'Search file contents with a regex (ripgrep''s engine)'
-            cand rewrite 'Replace every match of a structural (syntax-tree) pattern across files'
             cand tree 'Show a directory tree'
             cand symbols 'Outline a file, or find where a name is defined or used (syntax trees, no server)'
+            cand map 'The repository''s most important definitions in a token budget'
+            cand rewrite 'Replace every match of a structural (syntax-tree) pattern across files'
             cand fetch 'Fetch a web page as clean Markdown (http/https, public hosts only)'
             cand search 'Search the web (DuckDuckGo by default; Brave, Tavily or SearXNG when configured)'
             cand run 'Run a shell command (timeout, clean capped output, background jobs)'
@@ -970,11 +994,13 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
         }
         &'loopr-tool;help;grep'= {
         }
-        &'loopr-tool;help;rewrite'= {
-        }
         &'loopr-tool;help;tree'= {
         }
         &'loopr-tool;help;symbols'= {
+        }
+        &'loopr-tool;help;map'= {
+        }
+        &'loopr-tool;help;rewrite'= {
         }
         &'loopr-tool;help;fetch'= {
         }

@@ -37,6 +37,7 @@ const READ_ONLY_TOOLS: &[&str] = &[
     "tree",
     "stat",
     "symbols",
+    "map",
     "fetch",
     "search",
     "todo",

@@ -82,6 +82,11 @@ fn samples() -> Vec<(&'static str, Value, Value)> {
             json!({"path": "a.txt", "action": "everything"}),
         ),
         (
+            "map",
+            json!({"path": ".", "tokens": 512, "focus": ["a.txt", "main"]}),
+            json!({"tokens": 100000}),
+        ),
+        (
             "rewrite",
             json!({"pattern": "f($A)", "rewrite": "g($A)", "glob": "*.py", "language": "python", "dry_run": true}),
             json!({"pattern": "f($A)", "rewrite": 5}),

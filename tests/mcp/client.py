@@ -33,6 +33,7 @@ SAMPLES = {
     "grep": {"pattern": "alpha"},
     "tree": {},
     "symbols": {"action": "references", "name": "alpha"},
+    "map": {"tokens": 256},
     "rewrite": {"pattern": "print($A)", "rewrite": "log($A)", "dry_run": True},
     "todo": {"action": "add", "content": "Ship it"},
     "session": {"action": "show"},

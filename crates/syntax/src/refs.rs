@@ -92,3 +92,24 @@ mod tests {
         assert_eq!(at_position(&tree, src, 1, 14).as_deref(), Some("beta"));
     }
 }
+
+/// Every identifier of a file with how often it occurs, except at the byte offsets in `skip`
+/// (sorted: the file's own definitions): what map's graph links files by.
+pub fn identifiers(tree: &Tree, src: &[u8], skip: &[usize]) -> Vec<(String, u32)> {
+    let mut counts: std::collections::HashMap<&[u8], u32> = std::collections::HashMap::new();
+    walk(tree, |node, _| {
+        if node.child_count() == 0
+            && node.kind().ends_with("identifier")
+            && skip.binary_search(&node.start_byte()).is_err()
+        {
+            *counts.entry(&src[node.byte_range()]).or_default() += 1;
+        }
+        true
+    });
+    let mut out: Vec<(String, u32)> = counts
+        .into_iter()
+        .map(|(k, v)| (String::from_utf8_lossy(k).into_owned(), v))
+        .collect();
+    out.sort();
+    out
+}

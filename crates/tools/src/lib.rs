@@ -28,6 +28,7 @@ pub mod glob;
 pub mod grep;
 pub mod jobs;
 pub mod loops;
+pub mod map;
 pub mod mkdir;
 pub mod move_file;
 pub mod notebook_edit;
@@ -57,9 +58,10 @@ pub static TOOLS: &[&dyn DynTool] = &[
     &stat::Stat,
     &glob::Glob,
     &grep::Grep,
-    &rewrite::Rewrite,
     &tree::Tree,
     &symbols::Symbols,
+    &map::Map,
+    &rewrite::Rewrite,
     &fetch::Fetch,
     &search::Search,
     &run::Run,

@@ -99,6 +99,7 @@ fn gather(ctx: &Ctx, input: &Input, patterns: &Patterns) -> Result<files::Gather
         needle: None,
         lang: patterns.fixed,
         visit: &visit,
+        cached: None,
     };
     let opts = Options {
         overrides: crate::grep::build_overrides(ctx, input.glob.as_ref())?,

@@ -46,6 +46,7 @@ pub fn run(ctx: &Ctx, input: &Input) -> Result<Success> {
         needle: None,
         lang: patterns.fixed,
         visit: &visit,
+        cached: None,
     };
     let opts = Options {
         hidden: input.hidden.unwrap_or(false),

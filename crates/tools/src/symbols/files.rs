@@ -44,6 +44,9 @@ pub struct Job<'a, T> {
     /// Only files of this language (structural search).
     pub lang: Option<Lang>,
     pub visit: &'a (dyn Fn(&File) -> Option<T> + Sync),
+    /// Asked before parsing (path, language, bytes): a value it gives is used without parsing
+    /// (map's tag cache, keyed by content).
+    pub cached: Option<&'a (dyn Fn(Lang, &[u8]) -> Option<T> + Sync)>,
 }
 
 /// Gathers over a path the call named: a file (skipped with a note when its language is not
@@ -235,6 +238,11 @@ impl<T: Send> Sink<'_, T> {
             .needle
             .is_some_and(|n| memchr::memmem::find(&src, n).is_none())
         {
+            return;
+        }
+        if let Some(v) = job.cached.and_then(|c| c(lang, &src)) {
+            let mut out = self.out.lock().unwrap_or_else(|p| p.into_inner());
+            out.push((shown.to_string(), v));
             return;
         }
         let tree = match loopr_syntax::parse(lang, &src) {

@@ -80,6 +80,7 @@ pub fn definitions(ctx: &Ctx, q: &Query) -> Result<Success> {
         needle: Some(q.name.ident.as_bytes()),
         lang: None,
         visit: &visit,
+        cached: None,
     };
     let mut found = files::scope(ctx, q.scope, &job)?;
     ranked(ctx, q, &mut found)?;
@@ -164,6 +165,7 @@ pub fn references(ctx: &Ctx, q: &Query) -> Result<Success> {
         needle: Some(q.name.ident.as_bytes()),
         lang: None,
         visit: &visit,
+        cached: None,
     };
     let mut found = files::scope(ctx, q.scope, &job)?;
     ranked(ctx, q, &mut found)?;

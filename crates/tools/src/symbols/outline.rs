@@ -37,6 +37,7 @@ pub fn run(
         needle: None,
         lang: None,
         visit: &visit,
+        cached: None,
     };
     let mut all = vec![];
     for p in paths {
