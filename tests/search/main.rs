@@ -2,6 +2,7 @@
 //! ripgrep and fd.
 
 mod glob;
+mod map;
 mod grep;
 mod parity;
 mod structural;

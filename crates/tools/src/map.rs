@@ -74,10 +74,21 @@ Tags are cached per file content in the state dir, so a later call on an unchang
         let found = gather(ctx, input.path.as_deref())?;
         let (focus_files, focus_idents) = split_focus(&found.items, &focus);
         let graph = Graph::new(&found.items, &focus_idents);
-        let rank = graph.pagerank(&focus_files);
+        // Files that define a focus identifier lean the ranking towards themselves too.
+        let mut personal = focus_files.clone();
+        for (i, (_, t)) in found.items.iter().enumerate() {
+            if t.defs.iter().any(|d| focus_idents.contains(&d.name)) {
+                personal.insert(i);
+            }
+        }
+        let rank = graph.pagerank(&personal);
         let ranked = graph.rank_definitions(&rank);
         let budget = (tokens * 4) as usize;
-        let (output, shown) = fit(&found.items, &ranked, &rank, &focus_files, budget);
+        let focus = Focus {
+            files: &focus_files,
+            idents: &focus_idents,
+        };
+        let (output, shown) = fit(&found.items, &ranked, &rank, &focus, budget);
         let data = json!({
             "files": shown,
             "files_parsed": found.parsed,
@@ -308,13 +319,20 @@ fn weight(ident: &str, definers: usize, focus: &HashSet<String>) -> f64 {
     w
 }
 
+/// What the task is about: files (always shown, first) and identifiers (their definitions
+/// first).
+struct Focus<'a> {
+    files: &'a HashSet<usize>,
+    idents: &'a HashSet<String>,
+}
+
 /// The most definitions that fit `budget` characters, grouped by file, files in rank order
 /// (focus files first). Returns the text and the files shown as data.
 fn fit(
     items: &[(String, Tags)],
     ranked: &HashMap<(usize, String), f64>,
     rank: &[f64],
-    focus: &HashSet<usize>,
+    focus: &Focus,
     budget: usize,
 ) -> (String, Vec<serde_json::Value>) {
     // Every definition scores what the graph gave it, plus a small share of its file's rank,
@@ -324,12 +342,18 @@ fn fit(
         let n = t.defs.len().max(1) as f64;
         for (j, d) in t.defs.iter().enumerate() {
             let graph = ranked.get(&(i, d.name.clone())).copied().unwrap_or(0.0);
-            let boost = if focus.contains(&i) { 1.0 } else { 0.0 };
+            let mut boost = 0.0;
+            if focus.files.contains(&i) {
+                boost += 1.0;
+            }
+            if focus.idents.contains(&d.name) {
+                boost += 1.0;
+            }
             all.push((graph + rank[i] * 1e-3 / n + boost, i, j));
         }
     }
     all.sort_by(|a, b| b.0.total_cmp(&a.0).then((a.1, a.2).cmp(&(b.1, b.2))));
-    let render = |k: usize| render(items, rank, focus, &all[..k]);
+    let render = |k: usize| render(items, rank, focus.files, &all[..k]);
     // The largest number of definitions whose rendering fits (a binary search).
     let (mut lo, mut hi) = (0usize, all.len());
     while lo < hi {
