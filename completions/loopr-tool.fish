@@ -134,6 +134,11 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l end-line 
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l expected -d 'With start_line: the current text of those lines; if they hold something else, nothing is changed (no_match shows them).' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l insert-line -d 'Instead of old_string: insert new_string after this line (0: before the first line).' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l edits -d 'Several edits, all or nothing: string edits applied in order, each to the result of the one before; or line edits, all counting lines of the file as it is before the call. Instead of old_string/new_string.' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l symbol -d 'Instead of old_string: the definition to change, named as `symbols` prints it (`Type::method`, `Class.method`, or a bare name); new_string replaces its `part`.' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l part -d 'With symbol: `body` (default; inside the braces or Python\'s indented suite, re-indented) or `whole` (the definition with its decorators and doc comments).' -r -f -a "body\t''
+whole\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l insert-before-symbol -d 'Instead of symbol: insert new_string as whole lines before this definition (its decorators and doc comments included).' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l insert-after-symbol -d 'Instead of symbol: insert new_string as whole lines after this definition.' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l file-path -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r

@@ -9,6 +9,7 @@ mod edit_errors;
 mod edit_ladder;
 mod edit_large;
 mod edit_lines;
+mod edit_symbol;
 mod files;
 mod notebook_edit;
 mod race;

@@ -2,8 +2,8 @@
 //! ripgrep and fd.
 
 mod glob;
-mod map;
 mod grep;
+mod map;
 mod parity;
 mod structural;
 mod symbols;

@@ -35,7 +35,9 @@ fn the_file_everyone_uses_comes_first() {
     out.assert_ok();
     assert_eq!(paths(&out)[0], "core/engine.py");
     assert!(
-        out.output().starts_with("core/engine.py:\n    1: class StorageEngine\n    2:   def write_record(self, r)\n"),
+        out.output().starts_with(
+            "core/engine.py:\n    1: class StorageEngine\n    2:   def write_record(self, r)\n"
+        ),
         "{}",
         out.output()
     );
@@ -71,7 +73,10 @@ fn an_unchanged_tree_is_not_parsed_again() {
 #[test]
 fn bad_input_names_its_field() {
     let env = project();
-    env.call("map", json!({"tokens": 0})).assert_invalid("tokens");
-    env.call("map", json!({"tokens": 16385})).assert_invalid("tokens");
-    env.call("map", json!({"path": "core/engine.py"})).assert_err("not_a_directory");
+    env.call("map", json!({"tokens": 0}))
+        .assert_invalid("tokens");
+    env.call("map", json!({"tokens": 16385}))
+        .assert_invalid("tokens");
+    env.call("map", json!({"path": "core/engine.py"}))
+        .assert_err("not_a_directory");
 }

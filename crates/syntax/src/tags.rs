@@ -485,7 +485,7 @@ fn make(
         depth,
         line: node.start_position().row + 1,
         end_line: node.end_position().row + 1,
-        start: leading(node, src),
+        start: leading(lang, node, src),
         end: node.end_byte(),
         name_at: name.start_byte(),
         signature: signature(node, src),
@@ -527,8 +527,10 @@ fn walk_node(node: Node, mut visit: impl FnMut(Node)) {
 }
 
 /// Where the definition starts with what belongs to it: Python decorators, an `export`, a C++
-/// `template<…>`, and the comments and attributes right above it (no blank line between).
-fn leading(node: Node, src: &[u8]) -> usize {
+/// `template<…>`, and the comment, attribute and annotation lines right above it (no blank line
+/// between). Read from the lines, not the tree: grammars hang a comment before a block's first
+/// statement on the enclosing node, where a sibling walk does not find it.
+fn leading(lang: Lang, node: Node, src: &[u8]) -> usize {
     let mut top = node;
     while let Some(p) = top.parent() {
         let wraps = matches!(
@@ -540,25 +542,33 @@ fn leading(node: Node, src: &[u8]) -> usize {
         }
         top = p;
     }
-    let mut start = top.start_byte();
-    let mut at = top;
-    while let Some(prev) = at.prev_sibling() {
-        let k = prev.kind();
-        let belongs = k.contains("comment") || k == "attribute_item" || k == "decorator";
-        if !belongs || blank_between(src, prev.end_byte(), start) {
+    let marks: &[&str] = match lang {
+        Lang::Python => &["#", "@"],
+        Lang::Rust => &["//", "/*", "*", "#["],
+        _ => &["//", "/*", "*", "@"],
+    };
+    let mut start = line_start(src, top.start_byte());
+    while start > 0 {
+        let prev = bol(src, start - 1);
+        let line = String::from_utf8_lossy(&src[prev..start - 1]);
+        let t = line.trim();
+        if t.is_empty() || !marks.iter().any(|m| t.starts_with(m)) {
             break;
         }
-        start = prev.start_byte();
-        at = prev;
+        start = prev;
     }
-    // From the start of its line, so an insert before it keeps the indentation.
-    line_start(src, start)
+    start
 }
 
-fn blank_between(src: &[u8], from: usize, to: usize) -> bool {
-    src[from..to].iter().filter(|&&b| b == b'\n').count() > 1
+/// The start of the line holding `at`.
+fn bol(src: &[u8], at: usize) -> usize {
+    src[..at]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1)
 }
 
+/// The start of `at`'s line when only indentation precedes it there, else `at`.
 fn line_start(src: &[u8], at: usize) -> usize {
     let before = &src[..at];
     let start = before
