@@ -333,3 +333,77 @@ fn every_language_outlines() {
     let out = env.call("symbols", json!({"path": "tool"}));
     assert_eq!(out.data()["files"][0]["language"], "python");
 }
+
+#[test]
+fn other_agents_names_answer_from_symbols() {
+    let env = project();
+    // Claude Code's LSP: 1-based line and character; the identifier there is the name.
+    let out = env.call(
+        "LSP",
+        json!({"operation": "goToDefinition", "filePath": "app/parser.py", "line": 10, "character": 17}),
+    );
+    out.assert_ok();
+    assert_eq!(out.json["tool"], "symbols");
+    assert_eq!(out.data()["definitions"][0]["path"], "app/parser.py");
+    assert_eq!(out.data()["definitions"][0]["line"], 12);
+    let out = env.call(
+        "LSP",
+        json!({"operation": "findReferences", "filePath": "src/lib.rs", "line": 9, "character": 4}),
+    );
+    assert_eq!(out.data()["references"][0]["path"], "src/lib.rs");
+    let out = env.call(
+        "LSP",
+        json!({"operation": "documentSymbol", "filePath": "src/lib.rs", "line": 1, "character": 1}),
+    );
+    assert_eq!(names(&out)[0], "struct Parser");
+    env.call(
+        "LSP",
+        json!({"operation": "hover", "filePath": "src/lib.rs", "line": 1, "character": 1}),
+    )
+    .assert_invalid("operation");
+    env.call(
+        "LSP",
+        json!({"operation": "goToDefinition", "filePath": "src/lib.rs", "line": 2, "character": 1}),
+    )
+    .assert_err("no_match");
+    // Serena's names and fields.
+    let out = env.call(
+        "get_symbols_overview",
+        json!({"relative_path": "app/parser.py", "depth": 0}),
+    );
+    assert_eq!(
+        names(&out),
+        [
+            "const MAX",
+            "variable limit",
+            "class Parser",
+            "function helper"
+        ]
+    );
+    let out = env.call(
+        "find_symbol",
+        json!({"name_path": "Parser/parse", "relative_path": "app"}),
+    );
+    assert_eq!(out.data()["total"], 1);
+    assert_eq!(out.data()["definitions"][0]["qualified"], "Parser.parse");
+    let out = env.call(
+        "find_referencing_symbols",
+        json!({"name_path": "helper", "relative_path": "app/other.py"}),
+    );
+    assert_eq!(out.data()["references"][0]["path"], "app/other.py");
+    // Seed 002's analyze_code: classes, functions, imports.
+    let out = env.call("analyze_code", json!({"path": "app/parser.py"}));
+    out.assert_ok();
+    assert_eq!(
+        out.data()["imports"],
+        json!([{"line": 1, "text": "import os"}])
+    );
+    let classes: Vec<&str> = out.data()["classes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(classes, ["Parser"]);
+    assert_eq!(out.data()["functions"].as_array().unwrap().len(), 2);
+}

@@ -624,6 +624,34 @@ fn body(lang: Lang, node: Node, src: &[u8]) -> Option<(usize, usize)> {
     (first.kind() == "{" && last.kind() == "}").then(|| (first.end_byte(), last.start_byte()))
 }
 
+/// The file's imports (`import`, `use`, `#include`): 1-based line and text, whitespace folded.
+pub fn imports(lang: Lang, tree: &Tree, src: &[u8]) -> Vec<(usize, String)> {
+    let kinds: &[&str] = match lang {
+        Lang::Python => &[
+            "import_statement",
+            "import_from_statement",
+            "future_import_statement",
+        ],
+        Lang::Rust => &["use_declaration", "extern_crate_declaration"],
+        Lang::JavaScript | Lang::TypeScript | Lang::Tsx => &["import_statement"],
+        Lang::Go => &["import_declaration"],
+        Lang::Java => &["import_declaration"],
+        Lang::C | Lang::Cpp => &["preproc_include"],
+    };
+    let mut out = vec![];
+    walk(tree, |node, depth| {
+        if kinds.contains(&node.kind()) {
+            let raw = String::from_utf8_lossy(&src[node.byte_range()]);
+            let folded = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+            out.push((node.start_position().row + 1, cut(&folded, 200)));
+            return false;
+        }
+        // Top level, and inside the preprocessor's conditionals and Rust modules' top.
+        depth == 0 || node.kind().starts_with("preproc_if") || node.kind() == "declaration_list"
+    });
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,6 +2,7 @@
 //! tree-sitter syntax trees (the `syntax` engine): no language server, no setup. Everything is
 //! by name — `data.syntactic` says so — and never a guess: several definitions are all shown.
 
+pub mod aliases;
 pub mod files;
 mod find;
 mod outline;
