@@ -72,27 +72,6 @@ pub fn at_position(tree: &Tree, src: &[u8], line: usize, character: usize) -> Op
     found
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::{Lang, parse};
-
-    #[test]
-    fn strings_and_comments_are_not_uses() {
-        let src = b"def f():\n    pass\n# f here\ns = 'f'\nf()\n";
-        let tree = parse(Lang::Python, src).unwrap();
-        let lines: Vec<usize> = find(&tree, src, "f").iter().map(|r| r.line).collect();
-        assert_eq!(lines, [1, 5]);
-    }
-
-    #[test]
-    fn the_name_under_a_position() {
-        let src = b"let alpha = beta(1);\n";
-        let tree = parse(Lang::JavaScript, src).unwrap();
-        assert_eq!(at_position(&tree, src, 1, 14).as_deref(), Some("beta"));
-    }
-}
-
 /// Every identifier of a file with how often it occurs, except at the byte offsets in `skip`
 /// (sorted: the file's own definitions): what map's graph links files by.
 pub fn identifiers(tree: &Tree, src: &[u8], skip: &[usize]) -> Vec<(String, u32)> {
@@ -112,4 +91,25 @@ pub fn identifiers(tree: &Tree, src: &[u8], skip: &[usize]) -> Vec<(String, u32)
         .collect();
     out.sort();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Lang, parse};
+
+    #[test]
+    fn strings_and_comments_are_not_uses() {
+        let src = b"def f():\n    pass\n# f here\ns = 'f'\nf()\n";
+        let tree = parse(Lang::Python, src).unwrap();
+        let lines: Vec<usize> = find(&tree, src, "f").iter().map(|r| r.line).collect();
+        assert_eq!(lines, [1, 5]);
+    }
+
+    #[test]
+    fn the_name_under_a_position() {
+        let src = b"let alpha = beta(1);\n";
+        let tree = parse(Lang::JavaScript, src).unwrap();
+        assert_eq!(at_position(&tree, src, 1, 14).as_deref(), Some("beta"));
+    }
 }

@@ -36,6 +36,9 @@ pub struct Gathered<T> {
     pub parsed: usize,
 }
 
+/// A value for a file's bytes without parsing them, if one is kept.
+pub type Cached<'a, T> = dyn Fn(Lang, &[u8]) -> Option<T> + Sync + 'a;
+
 /// What to parse: where, and a cheap test on the bytes before parsing (a name search parses
 /// only files that hold the name).
 pub struct Job<'a, T> {
@@ -46,7 +49,7 @@ pub struct Job<'a, T> {
     pub visit: &'a (dyn Fn(&File) -> Option<T> + Sync),
     /// Asked before parsing (path, language, bytes): a value it gives is used without parsing
     /// (map's tag cache, keyed by content).
-    pub cached: Option<&'a (dyn Fn(Lang, &[u8]) -> Option<T> + Sync)>,
+    pub cached: Option<&'a Cached<'a, T>>,
 }
 
 /// Gathers over a path the call named: a file (skipped with a note when its language is not
