@@ -422,15 +422,11 @@ fn check_dialect(r: &mut Reader, e: &ToolEntry, key: &Range<usize>) {
     );
 }
 
-/// Seed 002's tools loopr-tool has none of (SPEC 25.6): a key naming one is refused, saying so.
+/// Seed 002's tools loopr-tool has none of (SPEC 25.6; `analyze_code` is symbols', SPEC 26.2): a key naming one is refused, saying so.
 const SEED_TOOLS_NOT_HERE: &[(&str, &str)] = &[
     (
         "git_command",
         "run git through run (or run_command), or give the key a `command`",
-    ),
-    (
-        "analyze_code",
-        "read, grep and glob find definitions by name; or give the key a `command`",
     ),
 ];
 
