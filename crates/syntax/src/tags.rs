@@ -9,7 +9,9 @@
 use crate::{Lang, text, walk};
 use tree_sitter::{Node, Tree};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// The kinds of definition (`symbols`' `kinds` takes their names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum Kind {
     Function,
     Method,

@@ -16,7 +16,7 @@ use crate::error::{Result, ToolError};
 use crate::grep::Globs;
 use crate::sandbox;
 use crate::structural::Patterns;
-use crate::symbols::files::{self, Job};
+use crate::symbols::files;
 use crate::syntax_check;
 use crate::tool::{Hints, Tool};
 use crate::walk::Options;
@@ -89,23 +89,12 @@ A metavariable in `rewrite` that `pattern` does not bind, or a pattern that is n
 
 /// The files with matches: path, language and count (nothing is written yet).
 fn gather(ctx: &Ctx, input: &Input, patterns: &Patterns) -> Result<files::Gathered<(Lang, usize)>> {
-    let visit = |f: &files::File| {
-        let c = patterns.get(f.lang)?;
-        let src = std::str::from_utf8(f.src).ok()?;
-        let n = structural::find(&c, src, Some(f.tree.clone())).ok()?.len();
-        (n > 0).then_some((f.lang, n))
-    };
-    let job = Job {
-        needle: None,
-        lang: patterns.fixed,
-        visit: &visit,
-        cached: None,
-    };
     let opts = Options {
         overrides: crate::grep::build_overrides(ctx, input.glob.as_ref())?,
         ..Options::default()
     };
-    files::under(ctx, input.path.as_deref(), opts, &job)
+    let visit = |f: &files::File, _: &str, found: Vec<structural::Match>| (f.lang, found.len());
+    patterns.gather(ctx, input.path.as_deref(), opts, &visit)
 }
 
 fn refuse_unbound(patterns: &Patterns, rewrite: &str) -> Result<()> {

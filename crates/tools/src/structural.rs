@@ -2,6 +2,7 @@
 //! `language` given or for each language the walked files are in (by extension).
 
 use crate::error::{Result, ToolError};
+use crate::symbols::files::{File, Gathered, Job};
 use loopr_syntax::Lang;
 use loopr_syntax::structural::{self, Compiled, Problem};
 use std::collections::HashMap;
@@ -60,6 +61,34 @@ impl<'a> Patterns<'a> {
     /// The pattern for a file of `lang`; `None` when it does not parse as that language's code.
     pub fn get(&self, lang: Lang) -> Option<Arc<Compiled>> {
         self.compiled(lang).ok()
+    }
+
+    /// The matches in a parsed file (its tree reused), `None` when there are none or the
+    /// pattern does not parse as the file's language.
+    pub fn matches<'f>(&self, f: &File<'f>) -> Option<(&'f str, Vec<structural::Match>)> {
+        let c = self.get(f.lang)?;
+        let src = std::str::from_utf8(f.src).ok()?;
+        let found = structural::find(&c, src, Some(f.tree.clone())).ok()?;
+        (!found.is_empty()).then_some((src, found))
+    }
+
+    /// Gathers over `path` with `opts`: every file of the pattern's language(s) with matches
+    /// becomes what `visit` makes of them.
+    pub fn gather<T: Send>(
+        &self,
+        ctx: &crate::context::Ctx,
+        path: Option<&str>,
+        opts: crate::walk::Options,
+        visit: &(dyn Fn(&File, &str, Vec<structural::Match>) -> T + Sync),
+    ) -> Result<Gathered<T>> {
+        let visit = |f: &File| self.matches(f).map(|(src, m)| visit(f, src, m));
+        let job = Job {
+            needle: None,
+            lang: self.fixed,
+            visit: &visit,
+            cached: None,
+        };
+        crate::symbols::files::under(ctx, path, opts, &job)
     }
 
     /// When no language the walk met took the pattern: the first one's problem.

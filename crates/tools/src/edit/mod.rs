@@ -135,13 +135,8 @@ The file keeps its encoding, line endings (CRLF stays CRLF), BOM and every byte 
         let edits_form = input.edits.is_some();
         let plan = form::plan(&input)?;
         let dry_run = input.dry_run.unwrap_or(false);
-        let target = sandbox::resolve(ctx, "path", &input.path)?;
+        let (target, locked, current) = open_locked(ctx, &input.path)?;
         let shown = target.shown.as_str();
-        let real = target.real.as_path();
-        write::refuse_notebook(shown)?;
-        existing(real, shown)?;
-        let locked = change::lock(ctx, &[real])?;
-        let current = locked.read(&target, existing(real, shown)?)?;
         let bytes = &current.bytes;
         if bytes.len() as u64 > MAX_BYTES {
             return Err(too_large(shown, bytes.len() as u64));
@@ -200,6 +195,21 @@ The file keeps its encoding, line endings (CRLF stays CRLF), BOM and every byte 
             outcome.bytes(),
         ))
     }
+}
+
+/// The file an edit changes, resolved, locked and read (not yet checked fresh: the caller
+/// checks what it must first).
+fn open_locked<'a>(
+    ctx: &'a Ctx,
+    path: &str,
+) -> Result<(sandbox::Resolved, change::Locked<'a>, change::Current)> {
+    let target = sandbox::resolve(ctx, "path", path)?;
+    let (shown, real) = (target.shown.as_str(), target.real.as_path());
+    write::refuse_notebook(shown)?;
+    existing(real, shown)?;
+    let locked = change::lock(ctx, &[real])?;
+    let current = locked.read(&target, existing(real, shown)?)?;
+    Ok((target, locked, current))
 }
 
 /// The symbol form's field, name and place, when the call names a symbol; the other forms'
@@ -271,13 +281,8 @@ fn run_symbol(
     at: symbol::Where,
 ) -> Result<Success> {
     let dry_run = input.dry_run.unwrap_or(false);
-    let target = sandbox::resolve(ctx, "path", &input.path)?;
+    let (target, locked, current) = open_locked(ctx, &input.path)?;
     let shown = target.shown.as_str();
-    let real = target.real.as_path();
-    write::refuse_notebook(shown)?;
-    existing(real, shown)?;
-    let locked = change::lock(ctx, &[real])?;
-    let current = locked.read(&target, existing(real, shown)?)?;
     locked.fresh(&target, &current)?;
     let new = input.new_string.as_deref().unwrap_or_default();
     let out = symbol::splice(shown, &current.bytes, field, name, at, new)?;
@@ -378,7 +383,11 @@ mod tests {
                 "expected",
                 "insert_line",
                 "edits",
-                "dry_run"
+                "dry_run",
+                "symbol",
+                "part",
+                "insert_before_symbol",
+                "insert_after_symbol"
             ]
         );
         assert_eq!(schema["required"], serde_json::json!(["path"]));

@@ -174,7 +174,12 @@ fn line_start(src: &[u8], at: usize) -> usize {
 }
 
 fn indent_at(src: &[u8], line_start: usize) -> String {
-    src[line_start..]
+    leading_ws(&src[line_start..])
+}
+
+/// The spaces and tabs `bytes` starts with.
+fn leading_ws(bytes: &[u8]) -> String {
+    bytes
         .iter()
         .take_while(|&&b| b == b' ' || b == b'\t')
         .map(|&b| b as char)
@@ -235,11 +240,7 @@ fn body(
         .skip(1)
         .find(|l| l.iter().any(|b| !b.is_ascii_whitespace()))
     {
-        Some(l) => l
-            .iter()
-            .take_while(|&&b| b == b' ' || b == b'\t')
-            .map(|&b| b as char)
-            .collect(),
+        Some(l) => leading_ws(l),
         None => format!("{close_indent}    "),
     };
     if !multi_line && !new.trim().contains('\n') {

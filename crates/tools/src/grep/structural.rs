@@ -8,9 +8,9 @@ use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Result, ToolError};
 use crate::structural::Patterns;
-use crate::symbols::files::{self, Job};
+use crate::symbols::files;
 use crate::walk::Options;
-use loopr_syntax::structural::{self, Match};
+use loopr_syntax::structural::Match;
 use serde_json::{Value, json};
 
 /// Fields that only regex search has.
@@ -36,18 +36,6 @@ fn refuse_regex_fields(input: &Input) -> Result<()> {
 pub fn run(ctx: &Ctx, input: &Input) -> Result<Success> {
     refuse_regex_fields(input)?;
     let patterns = Patterns::new(&input.pattern, input.language.as_deref())?;
-    let visit = |f: &files::File| {
-        let c = patterns.get(f.lang)?;
-        let src = std::str::from_utf8(f.src).ok()?;
-        let found = structural::find(&c, src, Some(f.tree.clone())).ok()?;
-        (!found.is_empty()).then(|| (lines_of(src, &found), found.len()))
-    };
-    let job = Job {
-        needle: None,
-        lang: patterns.fixed,
-        visit: &visit,
-        cached: None,
-    };
     let opts = Options {
         hidden: input.hidden.unwrap_or(false),
         no_ignore: input.no_ignore.unwrap_or(false),
@@ -55,7 +43,9 @@ pub fn run(ctx: &Ctx, input: &Input) -> Result<Success> {
         types: super::build_types(input.file_type.as_deref())?,
         ..Options::default()
     };
-    let found = files::under(ctx, input.path.as_deref(), opts, &job)?;
+    let visit =
+        |_: &files::File, src: &str, found: Vec<Match>| (lines_of(src, &found), found.len());
+    let found = patterns.gather(ctx, input.path.as_deref(), opts, &visit)?;
     if found.items.is_empty()
         && let Some(e) = patterns.none_compiled()
     {

@@ -59,19 +59,12 @@ pub fn named<T: Send>(ctx: &Ctx, given: &str, job: &Job<T>) -> Result<Gathered<T
     match base.kind {
         walk::Kind::Dir => Ok(walked(ctx, &base, None, job)),
         walk::Kind::File => {
-            let out = Mutex::new(vec![]);
-            let skipped = Mutex::new(vec![]);
-            let parsed = Mutex::new(0);
-            let sink = Sink {
-                out: &out,
-                skipped: &skipped,
-                parsed: &parsed,
-            };
+            let sink = Sink::default();
             let f = base
                 .open_file()
                 .map_err(|e| ToolError::io(&e, &base.shown, "reading"))?;
             sink.one(job, &base.shown, f, true);
-            Ok(finish(out, skipped, parsed))
+            Ok(sink.finish())
         }
         _ => Err(ToolError::new(
             Code::UnsupportedFile,
@@ -136,14 +129,7 @@ fn walked<T: Send>(
 }
 
 fn walked_with<T: Send>(ctx: &Ctx, base: &walk::Base, opts: Options, job: &Job<T>) -> Gathered<T> {
-    let out = Mutex::new(vec![]);
-    let skipped = Mutex::new(vec![]);
-    let parsed = Mutex::new(0);
-    let sink = Sink {
-        out: &out,
-        skipped: &skipped,
-        parsed: &parsed,
-    };
+    let sink = Sink::default();
     let problems = Problems::default();
     walk::run_parallel(base, &opts, &problems, &ctx.control, || {
         let sink = &sink;
@@ -168,7 +154,7 @@ fn walked_with<T: Send>(ctx: &Ctx, base: &walk::Base, opts: Options, job: &Job<T
         }
     });
     problems.report(ctx);
-    finish(out, skipped, parsed)
+    sink.finish()
 }
 
 /// Whether a path's extension may hold `want` (`.h` may be C or C++).
@@ -182,13 +168,24 @@ fn matches_lang(want: Lang, path: &Path) -> bool {
     }
 }
 
-struct Sink<'s, T> {
-    out: &'s Mutex<Vec<(String, T)>>,
-    skipped: &'s Mutex<Vec<Skipped>>,
-    parsed: &'s Mutex<usize>,
+/// What the visits gave, gathered from the walk's threads.
+struct Sink<T> {
+    out: Mutex<Vec<(String, T)>>,
+    skipped: Mutex<Vec<Skipped>>,
+    parsed: Mutex<usize>,
 }
 
-impl<T: Send> Sink<'_, T> {
+impl<T> Default for Sink<T> {
+    fn default() -> Self {
+        Sink {
+            out: Mutex::new(vec![]),
+            skipped: Mutex::new(vec![]),
+            parsed: Mutex::new(0),
+        }
+    }
+}
+
+impl<T: Send> Sink<T> {
     fn skip(&self, shown: &str, reason: String) {
         let mut s = self.skipped.lock().unwrap_or_else(|p| p.into_inner());
         s.push(Skipped {
@@ -266,19 +263,18 @@ impl<T: Send> Sink<'_, T> {
     }
 }
 
-fn finish<T>(
-    out: Mutex<Vec<(String, T)>>,
-    skipped: Mutex<Vec<Skipped>>,
-    parsed: Mutex<usize>,
-) -> Gathered<T> {
-    let mut items = out.into_inner().unwrap_or_else(|p| p.into_inner());
-    items.sort_by(|a, b| walk::path_cmp(Path::new(&a.0), Path::new(&b.0)));
-    let mut skipped = skipped.into_inner().unwrap_or_else(|p| p.into_inner());
-    skipped.sort_by(|a, b| walk::path_cmp(Path::new(&a.path), Path::new(&b.path)));
-    Gathered {
-        items,
-        skipped,
-        parsed: parsed.into_inner().unwrap_or_else(|p| p.into_inner()),
+impl<T> Sink<T> {
+    /// The values by path, the skipped files by path.
+    fn finish(self) -> Gathered<T> {
+        let mut items = self.out.into_inner().unwrap_or_else(|p| p.into_inner());
+        items.sort_by(|a, b| walk::path_cmp(Path::new(&a.0), Path::new(&b.0)));
+        let mut skipped = self.skipped.into_inner().unwrap_or_else(|p| p.into_inner());
+        skipped.sort_by(|a, b| walk::path_cmp(Path::new(&a.path), Path::new(&b.path)));
+        Gathered {
+            items,
+            skipped,
+            parsed: self.parsed.into_inner().unwrap_or_else(|p| p.into_inner()),
+        }
     }
 }
 

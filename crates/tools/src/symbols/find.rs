@@ -51,11 +51,25 @@ fn shown_context(ctx: &Ctx, paths: &[String]) -> Result<Vec<String>> {
         .collect()
 }
 
-fn ranked<T>(ctx: &Ctx, q: &Query, found: &mut Gathered<T>) -> Result<()> {
+/// The files of `scope` that hold the name, each visited, ranked (same file, same directory,
+/// then by path), with the count of all they gave.
+fn search<T: Send>(
+    ctx: &Ctx,
+    q: &Query,
+    visit: &(dyn Fn(&files::File) -> Option<Vec<T>> + Sync),
+) -> Result<(Gathered<Vec<T>>, usize)> {
+    let job = Job {
+        needle: Some(q.name.ident.as_bytes()),
+        lang: None,
+        visit,
+        cached: None,
+    };
+    let mut found = files::scope(ctx, q.scope, &job)?;
     let context = shown_context(ctx, q.context)?;
     // A stable sort keeps the path order within each rank.
     found.items.sort_by_key(|(p, _)| rank(&context, p));
-    Ok(())
+    let total = found.items.iter().map(|(_, v)| v.len()).sum();
+    Ok((found, total))
 }
 
 pub fn definitions(ctx: &Ctx, q: &Query) -> Result<Success> {
@@ -76,15 +90,7 @@ pub fn definitions(ctx: &Ctx, q: &Query) -> Result<Success> {
             .collect();
         (!defs.is_empty()).then_some(defs)
     };
-    let job = Job {
-        needle: Some(q.name.ident.as_bytes()),
-        lang: None,
-        visit: &visit,
-        cached: None,
-    };
-    let mut found = files::scope(ctx, q.scope, &job)?;
-    ranked(ctx, q, &mut found)?;
-    let total: usize = found.items.iter().map(|(_, d)| d.len()).sum();
+    let (found, total) = search(ctx, q, &visit)?;
     let mut lines = vec![match total {
         0 => format!(
             "No definition of {} found ({} files holding the name parsed; by name, syntactic).",
@@ -161,15 +167,7 @@ pub fn references(ctx: &Ctx, q: &Query) -> Result<Success> {
             .collect();
         Some(uses)
     };
-    let job = Job {
-        needle: Some(q.name.ident.as_bytes()),
-        lang: None,
-        visit: &visit,
-        cached: None,
-    };
-    let mut found = files::scope(ctx, q.scope, &job)?;
-    ranked(ctx, q, &mut found)?;
-    let total: usize = found.items.iter().map(|(_, u)| u.len()).sum();
+    let (found, total) = search(ctx, q, &visit)?;
     let qualified = if q.name.qualifier.is_some() {
         format!(" (every `{}`, whatever its qualifier)", q.name.ident)
     } else {

@@ -30,30 +30,6 @@ pub enum Action {
     References,
 }
 
-/// The kinds of definition (`kinds` filters on them).
-#[derive(Debug, Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum KindName {
-    Function,
-    Method,
-    Class,
-    Struct,
-    Enum,
-    Trait,
-    Interface,
-    Type,
-    Const,
-    Variable,
-    Module,
-    Macro,
-}
-
-impl KindName {
-    fn kind(self) -> Kind {
-        Kind::ALL[self as usize]
-    }
-}
-
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Input {
@@ -74,7 +50,7 @@ pub struct Input {
     /// root.
     pub scope: Option<String>,
     /// Only these kinds of definition.
-    pub kinds: Option<Vec<KindName>>,
+    pub kinds: Option<Vec<Kind>>,
     /// Outline: nesting levels shown (1 = top-level definitions only); default all.
     #[schemars(range(min = 1))]
     pub depth: Option<u64>,
@@ -104,10 +80,7 @@ Files in other languages are skipped (named ones with a note in `data.skipped`),
     fn run(ctx: &Ctx, input: Input) -> Result<Success> {
         let action = input.action.unwrap_or_default();
         let paths = paths(&input, action)?;
-        let kinds: Option<Vec<Kind>> = input
-            .kinds
-            .as_ref()
-            .map(|k| k.iter().map(|k| k.kind()).collect());
+        let kinds = input.kinds.as_deref();
         if input.limit == Some(0) {
             return Err(ToolError::invalid("limit", "limit must be at least 1"));
         }
@@ -133,7 +106,7 @@ Files in other languages are skipped (named ones with a note in `data.skipped`),
                     Some(d) => d as usize,
                     None => usize::MAX,
                 };
-                outline::run(ctx, &paths, kinds.as_deref(), depth, limit)
+                outline::run(ctx, &paths, kinds, depth, limit)
             }
             Action::Definition | Action::References => {
                 if input.depth.is_some() {
@@ -144,7 +117,7 @@ Files in other languages are skipped (named ones with a note in `data.skipped`),
                     name: &name,
                     context: &paths,
                     scope: input.scope.as_deref(),
-                    kinds: kinds.as_deref(),
+                    kinds,
                     limit,
                 };
                 if action == Action::Definition {
