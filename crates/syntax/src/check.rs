@@ -89,11 +89,18 @@ pub struct Report {
 
 /// Parses `old` (`None` for a new file) and `new` as `lang`; `None` when either is skipped.
 pub fn compare(lang: Lang, old: Option<&[u8]>, new: &[u8]) -> Option<Report> {
-    let before = match old {
-        Some(old) => errors(&parse(lang, old).ok()?, old),
-        None => vec![],
+    let (before, after) = match old {
+        Some(old) => {
+            let mut tree = parse(lang, old).ok()?;
+            let before = errors(&tree, old);
+            // The new text re-parsed from the old tree: only the changed region is parsed
+            // again, not the whole file a second time.
+            tree.edit(&edit_between(old, new));
+            let after = errors(&crate::parse_after(lang, new, Some(&tree)).ok()?, new);
+            (before, after)
+        }
+        None => (vec![], errors(&parse(lang, new).ok()?, new)),
     };
-    let after = errors(&parse(lang, new).ok()?, new);
     // The first error whose line was not already in error: the one this change brought.
     let first_new = (after.len() > before.len())
         .then(|| {
@@ -111,6 +118,37 @@ pub fn compare(lang: Lang, old: Option<&[u8]>, new: &[u8]) -> Option<Report> {
     })
 }
 
+/// The one edit that turns `old` into `new`: everything between their common prefix and
+/// common suffix.
+fn edit_between(old: &[u8], new: &[u8]) -> tree_sitter::InputEdit {
+    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let room = old.len().min(new.len()) - prefix;
+    let suffix = old
+        .iter()
+        .rev()
+        .zip(new.iter().rev())
+        .take(room)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let point = |src: &[u8], at: usize| {
+        let row = src[..at].iter().filter(|&&b| b == b'\n').count();
+        let col = at
+            - src[..at]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+        tree_sitter::Point::new(row, col)
+    };
+    tree_sitter::InputEdit {
+        start_byte: prefix,
+        old_end_byte: old.len() - suffix,
+        new_end_byte: new.len() - suffix,
+        start_position: point(old, prefix),
+        old_end_position: point(old, old.len() - suffix),
+        new_end_position: point(new, new.len() - suffix),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -124,6 +162,21 @@ mod tests {
         let e = r.first_new.unwrap();
         assert_eq!(e.line, 2);
         assert_eq!(e.text, "    let x = ;");
+    }
+
+    #[test]
+    fn the_incremental_parse_sees_what_a_full_one_sees() {
+        let old = b"def f():\n    return 1\n\ndef g():\n    return 2\n";
+        for new in [
+            &b"def f():\n    return (1\n\ndef g():\n    return 2\n"[..],
+            b"def f():\n    return 1\n\ndef g():\n    return 2\n\nx = [\n",
+            b"x = ]\ndef f():\n    return 1\n\ndef g():\n    return 2\n",
+            b"",
+        ] {
+            let r = compare(Lang::Python, Some(old), new).unwrap();
+            let full = errors(&parse(Lang::Python, new).unwrap(), new);
+            assert_eq!(r.after, full.len(), "{}", String::from_utf8_lossy(new));
+        }
     }
 
     #[test]

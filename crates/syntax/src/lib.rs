@@ -49,6 +49,12 @@ impl Skip {
 
 /// Parses `src` as `lang`, refusing a file over `MAX_BYTES` or a tree deeper than `MAX_DEPTH`.
 pub fn parse(lang: Lang, src: &[u8]) -> Result<Tree, Skip> {
+    parse_after(lang, src, None)
+}
+
+/// `parse`, reusing `old` (a tree already `edit`ed to match `src`): tree-sitter then re-parses
+/// only what the edit touched (the syntax check's second parse, SPEC 26.5).
+pub fn parse_after(lang: Lang, src: &[u8], old: Option<&Tree>) -> Result<Tree, Skip> {
     if src.len() as u64 > MAX_BYTES {
         return Err(Skip::TooLarge(src.len() as u64));
     }
@@ -56,7 +62,7 @@ pub fn parse(lang: Lang, src: &[u8]) -> Result<Tree, Skip> {
     parser
         .set_language(&lang.grammar())
         .map_err(|_| Skip::Failed)?;
-    let tree = parser.parse(src, None).ok_or(Skip::Failed)?;
+    let tree = parser.parse(src, old).ok_or(Skip::Failed)?;
     if depth_exceeds(&tree, MAX_DEPTH) {
         return Err(Skip::TooDeep);
     }
