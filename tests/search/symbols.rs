@@ -407,3 +407,25 @@ fn other_agents_names_answer_from_symbols() {
     assert_eq!(classes, ["Parser"]);
     assert_eq!(out.data()["functions"].as_array().unwrap().len(), 2);
 }
+
+#[test]
+fn definition_reads_the_tag_cache_map_fills() {
+    let env = project();
+    let q = json!({"action": "definition", "name": "helper"});
+    let first = env.call("symbols", q.clone());
+    assert_eq!(first.data()["files_parsed"], 3);
+    let again = env.call("symbols", q.clone());
+    assert_eq!(again.data()["files_parsed"], 0);
+    assert_eq!(again.data()["definitions"], first.data()["definitions"]);
+    // A changed file is parsed again, and its new definition found.
+    env.write_file("app/other.py", "\n\ndef helper(a, b):\n    pass\n");
+    let changed = env.call("symbols", q);
+    assert_eq!(changed.data()["files_parsed"], 1);
+    let sigs: Vec<&str> = changed.data()["definitions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["signature"].as_str().unwrap())
+        .collect();
+    assert!(sigs.contains(&"def helper(a, b)"), "{sigs:?}");
+}

@@ -10,7 +10,17 @@ use crate::{Lang, text, walk};
 use tree_sitter::{Node, Tree};
 
 /// The kinds of definition (`symbols`' `kinds` takes their names).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Deserialize, schemars::JsonSchema)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    serde::Deserialize,
+    serde::Serialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
     Function,

@@ -5,22 +5,22 @@
 //! shown, signatures only, grouped by file in rank order.
 //!
 //! Tags (definitions and used identifiers) are cached per file in the state dir, keyed by the
-//! content's hash and size: a later call parses only the files that changed. Files are read
+//! content's hash and size (`symbols::cache`): a later call parses only the files that changed. Files are read
 //! and parsed in parallel over the walker.
 
 use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Result, ToolError};
-use crate::state;
+use crate::symbols::cache::{TagCache, Tags};
 use crate::symbols::files::{self, Job};
 use crate::tool::{Hints, Tool};
 use crate::walk::Options;
-use loopr_syntax::{Lang, refs, tags};
+use loopr_syntax::Lang;
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::json;
 use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 pub struct Map;
 
@@ -106,67 +106,10 @@ Tags are cached per file content in the state dir, so a later call on an unchang
     }
 }
 
-/// One definition as the map keeps it.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct Def {
-    name: String,
-    line: usize,
-    depth: usize,
-    signature: String,
-}
-
-/// A file's tags: its definitions and the identifiers it uses (with counts).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct Tags {
-    defs: Vec<Def>,
-    uses: Vec<(String, u32)>,
-}
-
-fn tags_of(lang: Lang, tree: &loopr_syntax::tree_sitter::Tree, src: &[u8]) -> Tags {
-    let symbols = tags::symbols(lang, tree, src);
-    let mut at: Vec<usize> = symbols.iter().map(|s| s.name_at).collect();
-    at.sort_unstable();
-    let defs = symbols
-        .into_iter()
-        .map(|s| Def {
-            name: s.name,
-            line: s.line,
-            depth: s.depth,
-            signature: s.signature,
-        })
-        .collect();
-    Tags {
-        defs,
-        uses: refs::identifiers(tree, src, &at),
-    }
-}
-
-fn cache_dir(ctx: &Ctx) -> PathBuf {
-    state::root_dir(ctx).join("tags-cache")
-}
-
-/// The cache entry's name: language, size and a 128-bit hash of the content (16.4's
-/// fingerprint without the mtime, so a touched but unchanged file is not parsed again).
-fn cache_key(lang: Lang, src: &[u8]) -> String {
-    let h = xxhash_rust::xxh3::xxh3_128(src);
-    format!("{}-{:x}-{h:032x}", lang.name(), src.len())
-}
-
 fn gather(ctx: &Ctx, path: Option<&str>) -> Result<files::Gathered<Tags>> {
-    let dir = cache_dir(ctx);
-    // The cache is an optimisation: a state dir that cannot be written only costs parsing.
-    let writable = state::create_dir(&dir).is_ok();
-    let cached = |lang: Lang, src: &[u8]| -> Option<Tags> {
-        let bytes = state::read_own(&dir.join(cache_key(lang, src))).ok()?;
-        serde_json::from_slice(&bytes).ok()
-    };
-    let visit = |f: &files::File| {
-        let t = tags_of(f.lang, f.tree, f.src);
-        if writable && let Ok(bytes) = serde_json::to_vec(&t) {
-            let _ = state::write_atomic(&dir, &cache_key(f.lang, f.src), &bytes, false);
-        }
-        Some(t)
-    };
+    let cache = TagCache::open(ctx);
+    let cached = |lang: Lang, src: &[u8]| cache.load(lang, src);
+    let visit = |f: &files::File| Some(cache.make(f));
     let job = Job {
         needle: None,
         lang: None,

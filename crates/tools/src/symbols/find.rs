@@ -1,6 +1,7 @@
 //! `symbols` `definition` and `references`: a walk of `scope` that parses only the files holding
 //! the name (a byte search first, as `rg -w` would), then asks each tree.
 
+use super::cache::{self, TagCache};
 use super::files::{self, Gathered, Job};
 use super::{Name, show_line, skipped};
 use crate::context::Ctx;
@@ -57,12 +58,13 @@ fn search<T: Send>(
     ctx: &Ctx,
     q: &Query,
     visit: &(dyn Fn(&files::File) -> Option<Vec<T>> + Sync),
+    cached: Option<&files::Cached<Vec<T>>>,
 ) -> Result<(Gathered<Vec<T>>, usize)> {
     let job = Job {
         needle: Some(q.name.ident.as_bytes()),
         lang: None,
         visit,
-        cached: None,
+        cached,
     };
     let mut found = files::scope(ctx, q.scope, &job)?;
     let context = shown_context(ctx, q.context)?;
@@ -72,28 +74,39 @@ fn search<T: Send>(
     Ok((found, total))
 }
 
+/// The definitions among a file's cached tags that the query names.
+fn matching(q: &Query, lang: Lang, defs: &[cache::Def]) -> Vec<Def> {
+    defs.iter()
+        .filter(|d| q.name.matches(&d.name, d.parent.as_deref()))
+        .filter(|d| q.kinds.is_none_or(|k| k.contains(&d.kind)))
+        .map(|d| Def {
+            lang,
+            qualified: match &d.parent {
+                Some(p) => format!("{p}{}{}", lang.joiner(), d.name),
+                None => d.name.clone(),
+            },
+            name: d.name.clone(),
+            kind: d.kind,
+            line: d.line,
+            end_line: d.end_line,
+            signature: d.signature.clone(),
+        })
+        .collect()
+}
+
+/// Through the tag cache that `map` fills too: a file whose content was seen before is not
+/// parsed again (a cached file without the definition gives an empty list).
 pub fn definitions(ctx: &Ctx, q: &Query) -> Result<Success> {
+    let cache = TagCache::open(ctx);
     let visit = |f: &files::File| {
-        let defs: Vec<Def> = tags::symbols(f.lang, f.tree, f.src)
-            .into_iter()
-            .filter(|s| q.name.matches(&s.name, s.parent.as_deref()))
-            .filter(|s| q.kinds.is_none_or(|k| k.contains(&s.kind)))
-            .map(|s| Def {
-                lang: f.lang,
-                qualified: s.qualified(f.lang),
-                name: s.name,
-                kind: s.kind,
-                line: s.line,
-                end_line: s.end_line,
-                signature: s.signature,
-            })
-            .collect();
+        let defs = matching(q, f.lang, &cache.make(f).defs);
         (!defs.is_empty()).then_some(defs)
     };
-    let (found, total) = search(ctx, q, &visit)?;
+    let cached = |lang: Lang, src: &[u8]| Some(matching(q, lang, &cache.load(lang, src)?.defs));
+    let (found, total) = search(ctx, q, &visit, Some(&cached))?;
     let mut lines = vec![match total {
         0 => format!(
-            "No definition of {} found ({} files holding the name parsed; by name, syntactic).",
+            "No definition of {} found (by name, syntactic; {} files parsed, others from the tag cache).",
             q.name.given, found.parsed
         ),
         n => format!(
@@ -134,7 +147,7 @@ pub fn definitions(ctx: &Ctx, q: &Query) -> Result<Success> {
         data.len(),
         "definitions",
         &found.skipped,
-        |shown| json!({"definitions": data, "total": total, "shown": shown, "syntactic": true}),
+        |shown| json!({"definitions": data, "total": total, "shown": shown, "files_parsed": found.parsed, "syntactic": true}),
     )
 }
 
@@ -167,7 +180,7 @@ pub fn references(ctx: &Ctx, q: &Query) -> Result<Success> {
             .collect();
         Some(uses)
     };
-    let (found, total) = search(ctx, q, &visit)?;
+    let (found, total) = search(ctx, q, &visit, None)?;
     let qualified = if q.name.qualifier.is_some() {
         format!(" (every `{}`, whatever its qualifier)", q.name.ident)
     } else {

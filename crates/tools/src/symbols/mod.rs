@@ -3,6 +3,7 @@
 //! by name — `data.syntactic` says so — and never a guess: several definitions are all shown.
 
 pub mod aliases;
+pub mod cache;
 pub mod files;
 mod find;
 mod outline;
