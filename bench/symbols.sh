@@ -87,3 +87,36 @@ import json, sys
 ours, rg = [x["median"] * 1000 for x in json.load(open(sys.argv[1]))["results"]]
 print(f"references {sys.argv[2]}: {ours:.1f} ms, rg -w {rg:.1f} ms: ratio {ours / rg:.2f} (target: <= 2)")
 PY
+
+echo
+echo "== 4. outline against universal-ctags over $tree: ctags' definitions (kinds we list) we find, by file and name"
+# By name, not line: ctags gives a C typedef the line of its name, we the line it starts on.
+python3 - "$bin" "$tree" <<'PY'
+import json, subprocess, sys, collections
+bin, tree = sys.argv[1], sys.argv[2]
+# ctags kinds that are definitions we list (fields, enumerators, members, prototypes, locals,
+# parameters, imports and Rust impl blocks are not: see the README).
+KINDS = {"function", "method", "class", "struct", "enum", "interface", "trait", "macro",
+         "namespace", "module", "typedef", "type", "constant", "alias", "union"}
+out = subprocess.run(["ctags", "-R", "-f", "-", "--output-format=json", "--fields=+nK", "."],
+                     cwd=tree, capture_output=True, text=True).stdout
+theirs = collections.defaultdict(set)
+for line in out.splitlines():
+    t = json.loads(line)
+    # ctags names anonymous structs `__anonNNN`; they have no name to find.
+    if t.get("_type") == "tag" and t.get("kind") in KINDS and not t["name"].startswith("__anon"):
+        theirs[t["path"]].add(t["name"])
+ours = {}
+files = sorted(theirs)
+for i in range(0, len(files), 100):
+    r = json.loads(subprocess.run([bin, "--root", tree, "symbols", "--paths", json.dumps(files[i:i + 100]),
+                                   "--limit", "1000000"], capture_output=True, text=True).stdout)
+    for f in r["data"]["files"]:
+        ours[f["path"]] = {s["name"] for s in f["symbols"]}
+found = sum(len(lines & ours.get(p, set())) for p, lines in theirs.items())
+total = sum(len(l) for l in theirs.values())
+print(f"ctags: {total} definitions in {len(theirs)} files; symbols finds {found} of them ({100 * found / max(total, 1):.1f}%)")
+missed = [(p, l) for p, lines in theirs.items() for l in sorted(lines - ours.get(p, set()))][:5]
+for p, l in missed:
+    print(f"  missed {p}:{l}")
+PY

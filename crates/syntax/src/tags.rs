@@ -231,7 +231,7 @@ fn rust<'t>(node: Node<'t>, scope: Scope, src: &[u8]) -> Found<'t> {
         "enum_item" => named(node, Kind::Enum, CLASS),
         "trait_item" => named(node, Kind::Trait, CLASS),
         "mod_item" => named(node, Kind::Module, Some(Scope::Module)),
-        "type_item" => named(node, Kind::Type, None),
+        "type_item" | "associated_type" => named(node, Kind::Type, None),
         "macro_definition" => named(node, Kind::Macro, None),
         "const_item" if outer => named(node, Kind::Const, None),
         "static_item" if outer => named(node, Kind::Variable, None),
