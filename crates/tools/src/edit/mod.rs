@@ -174,17 +174,7 @@ The file keeps its encoding, line endings (CRLF stays CRLF), BOM and every byte 
             ));
         }
         if !dry_run {
-            // Linked before the rename, while the old inode still has its name; a failed
-            // write drops the link again.
-            let before = current.before(current.keep(ctx, &target));
-            change::replace(
-                ctx,
-                "edit",
-                &target,
-                outcome.bytes(),
-                Some(&current.meta),
-                before,
-            )?;
+            land(ctx, &target, &current, outcome.bytes())?;
         }
         drop(locked);
         let success = report::success(shown, &doc.text, &outcome, edits_form, dry_run);
@@ -210,6 +200,20 @@ fn open_locked<'a>(
     let locked = change::lock(ctx, &[real])?;
     let current = locked.read(&target, existing(real, shown)?)?;
     Ok((target, locked, current))
+}
+
+/// Writes `bytes` over the file as read under the lock (`current`), journaled for undo.
+fn land(
+    ctx: &Ctx,
+    target: &sandbox::Resolved,
+    current: &change::Current,
+    bytes: &[u8],
+) -> Result<()> {
+    // Linked before the rename, while the old inode still has its name; a failed write drops
+    // the link again.
+    let before = current.before(current.keep(ctx, target));
+    change::replace(ctx, "edit", target, bytes, Some(&current.meta), before)?;
+    Ok(())
 }
 
 /// The symbol form's field, name and place, when the call names a symbol; the other forms'
@@ -293,15 +297,7 @@ fn run_symbol(
         ));
     }
     if !dry_run {
-        let before = current.before(current.keep(ctx, &target));
-        change::replace(
-            ctx,
-            "edit",
-            &target,
-            &out.bytes,
-            Some(&current.meta),
-            before,
-        )?;
+        land(ctx, &target, &current, &out.bytes)?;
     }
     drop(locked);
     let old = String::from_utf8_lossy(&current.bytes);
