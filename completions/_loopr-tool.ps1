@@ -53,6 +53,9 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('glob', 'glob', [CompletionResultType]::ParameterValue, 'Find files by glob pattern, newest first')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search file contents with a regex (ripgrep''s engine)')
             [CompletionResult]::new('tree', 'tree', [CompletionResultType]::ParameterValue, 'Show a directory tree')
+            [CompletionResult]::new('symbols', 'symbols', [CompletionResultType]::ParameterValue, 'Outline a file, or find where a name is defined or used (syntax trees, no server)')
+            [CompletionResult]::new('map', 'map', [CompletionResultType]::ParameterValue, 'The repository''s most important definitions in a token budget')
+            [CompletionResult]::new('rewrite', 'rewrite', [CompletionResultType]::ParameterValue, 'Replace every match of a structural (syntax-tree) pattern across files')
             [CompletionResult]::new('fetch', 'fetch', [CompletionResultType]::ParameterValue, 'Fetch a web page as clean Markdown (http/https, public hosts only)')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search the web (DuckDuckGo by default; Brave, Tavily or SearXNG when configured)')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run a shell command (timeout, clean capped output, background jobs)')
@@ -139,6 +142,10 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('--expected', '--expected', [CompletionResultType]::ParameterName, 'With start_line: the current text of those lines; if they hold something else, nothing is changed (no_match shows them).')
             [CompletionResult]::new('--insert-line', '--insert-line', [CompletionResultType]::ParameterName, 'Instead of old_string: insert new_string after this line (0: before the first line).')
             [CompletionResult]::new('--edits', '--edits', [CompletionResultType]::ParameterName, 'Several edits, all or nothing: string edits applied in order, each to the result of the one before; or line edits, all counting lines of the file as it is before the call. Instead of old_string/new_string.')
+            [CompletionResult]::new('--symbol', '--symbol', [CompletionResultType]::ParameterName, 'Instead of old_string: the definition to change, named as `symbols` prints it (`Type::method`, `Class.method`, or a bare name); new_string replaces its `part`.')
+            [CompletionResult]::new('--part', '--part', [CompletionResultType]::ParameterName, 'With symbol: `body` (default; inside the braces or Python''s indented suite, re-indented) or `whole` (the definition with its decorators and doc comments).')
+            [CompletionResult]::new('--insert-before-symbol', '--insert-before-symbol', [CompletionResultType]::ParameterName, 'Instead of symbol: insert new_string as whole lines before this definition (its decorators and doc comments included).')
+            [CompletionResult]::new('--insert-after-symbol', '--insert-after-symbol', [CompletionResultType]::ParameterName, 'Instead of symbol: insert new_string as whole lines after this definition.')
             [CompletionResult]::new('--file-path', '--file-path', [CompletionResultType]::ParameterName, 'file-path')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')
@@ -349,6 +356,7 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Lines of context before and after each match (content mode; -A and -B override it).')
             [CompletionResult]::new('--head-limit', '--head-limit', [CompletionResultType]::ParameterName, 'At most this many entries (files, lines or count rows); default 1000 for content, 250 otherwise; 0 for no limit.')
             [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'Skip this many entries first (for paging). [default: 0]')
+            [CompletionResult]::new('--language', '--language', [CompletionResultType]::ParameterName, 'With structural: the language of the pattern and of the files searched (rust, python, javascript, typescript, tsx, go, java, c, cpp); default each file''s, by extension.')
             [CompletionResult]::new('--file-path', '--file-path', [CompletionResultType]::ParameterName, 'file-path')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')
@@ -372,6 +380,8 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('--no-hidden', '--no-hidden', [CompletionResultType]::ParameterName, 'Sets hidden to false')
             [CompletionResult]::new('--no-ignore', '--no-ignore', [CompletionResultType]::ParameterName, 'Do not honour .gitignore, .ignore and .rgignore files. [default: false]')
             [CompletionResult]::new('--no-no-ignore', '--no-no-ignore', [CompletionResultType]::ParameterName, 'Sets no_ignore to false')
+            [CompletionResult]::new('--structural', '--structural', [CompletionResultType]::ParameterName, '`pattern` is code with metavariables (`$X` one node, `$$$X` any number; ast-grep''s syntax), matched against syntax trees instead of text. [default: false]')
+            [CompletionResult]::new('--no-structural', '--no-structural', [CompletionResultType]::ParameterName, 'Sets structural to false')
             [CompletionResult]::new('--no-sandbox', '--no-sandbox', [CompletionResultType]::ParameterName, 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]')
             [CompletionResult]::new('--no-read-check', '--no-read-check', [CompletionResultType]::ParameterName, 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]')
             [CompletionResult]::new('--allow-private', '--allow-private', [CompletionResultType]::ParameterName, 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]')
@@ -401,6 +411,87 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('--no-hidden', '--no-hidden', [CompletionResultType]::ParameterName, 'Sets hidden to false')
             [CompletionResult]::new('--no-ignore', '--no-ignore', [CompletionResultType]::ParameterName, 'Do not honour .gitignore, .ignore and .rgignore files. [default: false]')
             [CompletionResult]::new('--no-no-ignore', '--no-no-ignore', [CompletionResultType]::ParameterName, 'Sets no_ignore to false')
+            [CompletionResult]::new('--no-sandbox', '--no-sandbox', [CompletionResultType]::ParameterName, 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]')
+            [CompletionResult]::new('--no-read-check', '--no-read-check', [CompletionResultType]::ParameterName, 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]')
+            [CompletionResult]::new('--allow-private', '--allow-private', [CompletionResultType]::ParameterName, 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]')
+            [CompletionResult]::new('--allow-dangerous', '--allow-dangerous', [CompletionResultType]::ParameterName, 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the JSON')
+            [CompletionResult]::new('--harness', '--harness', [CompletionResultType]::ParameterName, 'A harness''s own control call: the catalog''s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]')
+            [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'loopr-tool;symbols' {
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'A file (or directory) to outline; for definition/references, the file the question is asked from (its definitions rank first; it does not limit the search: `scope` does).')
+            [CompletionResult]::new('--paths', '--paths', [CompletionResultType]::ParameterName, 'Several paths (up to 100) instead of `path`.')
+            [CompletionResult]::new('--action', '--action', [CompletionResultType]::ParameterName, '`outline` (default): each definition with its lines and signature; `definition`: where `name` is defined; `references`: where `name` is used. [default: outline]')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'For definition/references: an identifier, or a qualified `Type::method` / `Class.method`.')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'For definition/references: a directory or a glob ("src/**/*.py") to search; default the root.')
+            [CompletionResult]::new('--kinds', '--kinds', [CompletionResultType]::ParameterName, 'Only these kinds of definition.')
+            [CompletionResult]::new('--depth', '--depth', [CompletionResultType]::ParameterName, 'Outline: nesting levels shown (1 = top-level definitions only); default all.')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'The most definitions or references shown (default 100). [default: 100]')
+            [CompletionResult]::new('--file-path', '--file-path', [CompletionResultType]::ParameterName, 'file-path')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]')
+            [CompletionResult]::new('--hub', '--hub', [CompletionResultType]::ParameterName, 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog''s [loops] hub, else the git repository, else the root]')
+            [CompletionResult]::new('--client', '--client', [CompletionResultType]::ParameterName, 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp''s clientInfo]')
+            [CompletionResult]::new('--no-sandbox', '--no-sandbox', [CompletionResultType]::ParameterName, 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]')
+            [CompletionResult]::new('--no-read-check', '--no-read-check', [CompletionResultType]::ParameterName, 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]')
+            [CompletionResult]::new('--allow-private', '--allow-private', [CompletionResultType]::ParameterName, 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]')
+            [CompletionResult]::new('--allow-dangerous', '--allow-dangerous', [CompletionResultType]::ParameterName, 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the JSON')
+            [CompletionResult]::new('--harness', '--harness', [CompletionResultType]::ParameterName, 'A harness''s own control call: the catalog''s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]')
+            [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'loopr-tool;map' {
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'The directory to map (default: the root).')
+            [CompletionResult]::new('--tokens', '--tokens', [CompletionResultType]::ParameterName, 'The budget in tokens (counted as characters / 4); default 1024, at most 16384. [default: 1024]')
+            [CompletionResult]::new('--focus', '--focus', [CompletionResultType]::ParameterName, 'Files or identifiers the task is about: the map leans towards them (focus files are always shown).')
+            [CompletionResult]::new('--file-path', '--file-path', [CompletionResultType]::ParameterName, 'file-path')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]')
+            [CompletionResult]::new('--hub', '--hub', [CompletionResultType]::ParameterName, 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog''s [loops] hub, else the git repository, else the root]')
+            [CompletionResult]::new('--client', '--client', [CompletionResultType]::ParameterName, 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp''s clientInfo]')
+            [CompletionResult]::new('--no-sandbox', '--no-sandbox', [CompletionResultType]::ParameterName, 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]')
+            [CompletionResult]::new('--no-read-check', '--no-read-check', [CompletionResultType]::ParameterName, 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]')
+            [CompletionResult]::new('--allow-private', '--allow-private', [CompletionResultType]::ParameterName, 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]')
+            [CompletionResult]::new('--allow-dangerous', '--allow-dangerous', [CompletionResultType]::ParameterName, 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the JSON')
+            [CompletionResult]::new('--harness', '--harness', [CompletionResultType]::ParameterName, 'A harness''s own control call: the catalog''s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]')
+            [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'loopr-tool;rewrite' {
+            [CompletionResult]::new('--pattern', '--pattern', [CompletionResultType]::ParameterName, 'Code with metavariables to find: `$X` one node, `$$$X` any number (ast-grep''s syntax). [required]')
+            [CompletionResult]::new('--rewrite', '--rewrite', [CompletionResultType]::ParameterName, 'The replacement, using the pattern''s metavariables (`$X`, `$$$X`). [required]')
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'A file or directory to rewrite in (default: the root).')
+            [CompletionResult]::new('--glob', '--glob', [CompletionResultType]::ParameterName, 'Only files matching this glob ("src/**/*.ts"), or an array of globs.')
+            [CompletionResult]::new('--language', '--language', [CompletionResultType]::ParameterName, 'The language of the pattern and the files (rust, python, javascript, typescript, tsx, go, java, c, cpp); default each file''s own, by extension.')
+            [CompletionResult]::new('--file-path', '--file-path', [CompletionResultType]::ParameterName, 'file-path')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]')
+            [CompletionResult]::new('--hub', '--hub', [CompletionResultType]::ParameterName, 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog''s [loops] hub, else the git repository, else the root]')
+            [CompletionResult]::new('--client', '--client', [CompletionResultType]::ParameterName, 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp''s clientInfo]')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would change without writing. [default: false]')
+            [CompletionResult]::new('--no-dry-run', '--no-dry-run', [CompletionResultType]::ParameterName, 'Sets dry_run to false')
             [CompletionResult]::new('--no-sandbox', '--no-sandbox', [CompletionResultType]::ParameterName, 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]')
             [CompletionResult]::new('--no-read-check', '--no-read-check', [CompletionResultType]::ParameterName, 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]')
             [CompletionResult]::new('--allow-private', '--allow-private', [CompletionResultType]::ParameterName, 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]')
@@ -946,6 +1037,9 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             [CompletionResult]::new('glob', 'glob', [CompletionResultType]::ParameterValue, 'Find files by glob pattern, newest first')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search file contents with a regex (ripgrep''s engine)')
             [CompletionResult]::new('tree', 'tree', [CompletionResultType]::ParameterValue, 'Show a directory tree')
+            [CompletionResult]::new('symbols', 'symbols', [CompletionResultType]::ParameterValue, 'Outline a file, or find where a name is defined or used (syntax trees, no server)')
+            [CompletionResult]::new('map', 'map', [CompletionResultType]::ParameterValue, 'The repository''s most important definitions in a token budget')
+            [CompletionResult]::new('rewrite', 'rewrite', [CompletionResultType]::ParameterValue, 'Replace every match of a structural (syntax-tree) pattern across files')
             [CompletionResult]::new('fetch', 'fetch', [CompletionResultType]::ParameterValue, 'Fetch a web page as clean Markdown (http/https, public hosts only)')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search the web (DuckDuckGo by default; Brave, Tavily or SearXNG when configured)')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run a shell command (timeout, clean capped output, background jobs)')
@@ -1004,6 +1098,15 @@ Register-ArgumentCompleter -Native -CommandName 'loopr-tool' -ScriptBlock {
             break
         }
         'loopr-tool;help;tree' {
+            break
+        }
+        'loopr-tool;help;symbols' {
+            break
+        }
+        'loopr-tool;help;map' {
+            break
+        }
+        'loopr-tool;help;rewrite' {
             break
         }
         'loopr-tool;help;fetch' {

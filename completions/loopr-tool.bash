@@ -70,6 +70,9 @@ _loopr__tool() {
             loopr__tool,jobs)
                 cmd="loopr__tool__subcmd__jobs"
                 ;;
+            loopr__tool,map)
+                cmd="loopr__tool__subcmd__map"
+                ;;
             loopr__tool,mcp)
                 cmd="loopr__tool__subcmd__mcp"
                 ;;
@@ -88,6 +91,9 @@ _loopr__tool() {
             loopr__tool,read)
                 cmd="loopr__tool__subcmd__read"
                 ;;
+            loopr__tool,rewrite)
+                cmd="loopr__tool__subcmd__rewrite"
+                ;;
             loopr__tool,run)
                 cmd="loopr__tool__subcmd__run"
                 ;;
@@ -105,6 +111,9 @@ _loopr__tool() {
                 ;;
             loopr__tool,stat)
                 cmd="loopr__tool__subcmd__stat"
+                ;;
+            loopr__tool,symbols)
+                cmd="loopr__tool__subcmd__symbols"
                 ;;
             loopr__tool,todo)
                 cmd="loopr__tool__subcmd__todo"
@@ -172,6 +181,9 @@ _loopr__tool() {
             loopr__tool__subcmd__help,jobs)
                 cmd="loopr__tool__subcmd__help__subcmd__jobs"
                 ;;
+            loopr__tool__subcmd__help,map)
+                cmd="loopr__tool__subcmd__help__subcmd__map"
+                ;;
             loopr__tool__subcmd__help,mcp)
                 cmd="loopr__tool__subcmd__help__subcmd__mcp"
                 ;;
@@ -190,6 +202,9 @@ _loopr__tool() {
             loopr__tool__subcmd__help,read)
                 cmd="loopr__tool__subcmd__help__subcmd__read"
                 ;;
+            loopr__tool__subcmd__help,rewrite)
+                cmd="loopr__tool__subcmd__help__subcmd__rewrite"
+                ;;
             loopr__tool__subcmd__help,run)
                 cmd="loopr__tool__subcmd__help__subcmd__run"
                 ;;
@@ -207,6 +222,9 @@ _loopr__tool() {
                 ;;
             loopr__tool__subcmd__help,stat)
                 cmd="loopr__tool__subcmd__help__subcmd__stat"
+                ;;
+            loopr__tool__subcmd__help,symbols)
+                cmd="loopr__tool__subcmd__help__subcmd__symbols"
                 ;;
             loopr__tool__subcmd__help,todo)
                 cmd="loopr__tool__subcmd__help__subcmd__todo"
@@ -227,7 +245,7 @@ _loopr__tool() {
 
     case "${cmd}" in
         loopr__tool)
-            opts="-h -V --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --sandbox --format --pretty --config --profile --hub --harness --client --read-only --help --version read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help"
+            opts="-h -V --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --sandbox --format --pretty --config --profile --hub --harness --client --read-only --help --version read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -883,7 +901,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__edit)
-            opts="-h --path --old-string --new-string --replace-all --no-replace-all --expected-replacements --start-line --end-line --expected --insert-line --edits --dry-run --no-dry-run --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --path --old-string --new-string --replace-all --no-replace-all --expected-replacements --start-line --end-line --expected --insert-line --edits --dry-run --no-dry-run --symbol --part --insert-before-symbol --insert-after-symbol --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -922,6 +940,22 @@ _loopr__tool() {
                     return 0
                     ;;
                 --edits)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --symbol)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
+                    COMPREPLY=($(compgen -W "body whole" -- "${cur}"))
+                    return 0
+                    ;;
+                --insert-before-symbol)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --insert-after-symbol)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1105,7 +1139,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__grep)
-            opts="-i -I -n -N -A -B -C -h --pattern --path --glob --type --output-mode --no-i --no-n --multiline --no-multiline --fixed-strings --no-fixed-strings --head-limit --offset --hidden --no-hidden --no-ignore --no-no-ignore --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-i -I -n -N -A -B -C -h --pattern --path --glob --type --output-mode --no-i --no-n --multiline --no-multiline --fixed-strings --no-fixed-strings --head-limit --offset --hidden --no-hidden --no-ignore --no-no-ignore --structural --no-structural --language --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1148,6 +1182,10 @@ _loopr__tool() {
                     return 0
                     ;;
                 --offset)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --language)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1195,7 +1233,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__help)
-            opts="read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help"
+            opts="read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1460,6 +1498,20 @@ _loopr__tool() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        loopr__tool__subcmd__help__subcmd__map)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         loopr__tool__subcmd__help__subcmd__mcp)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1544,6 +1596,20 @@ _loopr__tool() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        loopr__tool__subcmd__help__subcmd__rewrite)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         loopr__tool__subcmd__help__subcmd__run)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1615,6 +1681,20 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__help__subcmd__stat)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        loopr__tool__subcmd__help__subcmd__symbols)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1790,6 +1870,68 @@ _loopr__tool() {
                     return 0
                     ;;
                 --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "json text" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        loopr__tool__subcmd__map)
+            opts="-h --path --tokens --focus --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tokens)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --focus)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --file-path)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2212,6 +2354,76 @@ _loopr__tool() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        loopr__tool__subcmd__rewrite)
+            opts="-h --pattern --rewrite --path --glob --language --dry-run --no-dry-run --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --pattern)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rewrite)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --glob)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --language)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --file-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "json text" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         loopr__tool__subcmd__run)
             opts="-h --command --timeout-ms --cwd --env --stdin --background --no-background --interactive --no-interactive --tty --no-tty --rows --cols --network --sandbox --sandbox-fallback --description --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -2538,6 +2750,88 @@ _loopr__tool() {
                     return 0
                     ;;
                 --paths)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --file-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "json text" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        loopr__tool__subcmd__symbols)
+            opts="-h --path --paths --action --name --scope --kinds --depth --limit --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --paths)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --action)
+                    COMPREPLY=($(compgen -W "outline definition references" -- "${cur}"))
+                    return 0
+                    ;;
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kinds)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --depth)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

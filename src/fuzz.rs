@@ -259,6 +259,30 @@ fn fuzz_url_policy() {
 }
 
 /// apply_patch's parser (Codex's format, leniently read): any text.
+/// The syntax engine (SPEC 26.1, 23.8): any bytes, in every language, parse within the bounds
+/// (or are refused as too deep), and the walks over the tree — definitions, identifiers, the
+/// error count, a structural pattern made of the same bytes — never panic or overflow.
+#[test]
+fn fuzz_syntax_parse() {
+    use loopr_syntax::{Lang, check, refs, structural, tags};
+    fuzz("syntax", |bytes| {
+        for lang in Lang::ALL {
+            if let Ok(tree) = loopr_syntax::parse(lang, bytes) {
+                assert!(!loopr_syntax::depth_exceeds(&tree, loopr_syntax::MAX_DEPTH));
+                let _ = tags::symbols(lang, &tree, bytes);
+                let _ = tags::imports(lang, &tree, bytes);
+                let _ = refs::identifiers(&tree, bytes, &[]);
+                let _ = check::count(&tree);
+            }
+        }
+        let text = String::from_utf8_lossy(bytes);
+        if let Ok(c) = structural::compile(Lang::JavaScript, &text) {
+            let _ = structural::find(&c, "f(a, b); g(1);\n", None);
+            let _ = structural::unbound(&c, &text);
+        }
+    });
+}
+
 #[test]
 fn fuzz_apply_patch_parser() {
     fuzz("apply_patch", |bytes| {

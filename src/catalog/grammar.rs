@@ -557,17 +557,11 @@ fn check_dialect(r: &mut Reader, e: &ToolEntry, key: &Range<usize>) {
     );
 }
 
-/// Seed 002's tools loopr-tool has none of (SPEC 25.6): a key naming one is refused, saying so.
-const SEED_TOOLS_NOT_HERE: &[(&str, &str)] = &[
-    (
-        "git_command",
-        "run git through run (or run_command), or give the key a `command`",
-    ),
-    (
-        "analyze_code",
-        "read, grep and glob find definitions by name; or give the key a `command`",
-    ),
-];
+/// Seed 002's tools loopr-tool has none of (SPEC 25.6; `analyze_code` is symbols', SPEC 26.2): a key naming one is refused, saying so.
+const SEED_TOOLS_NOT_HERE: &[(&str, &str)] = &[(
+    "git_command",
+    "run git through run (or run_command), or give the key a `command`",
+)];
 
 /// What a tool key may be (SPEC 19.1, 24.3): one of ours or an alias; a command tool of its own
 /// (`command`), or seed 001's `build`, `test` and `validate`, whose command is found.

@@ -38,6 +38,8 @@ const READ_ONLY_TOOLS: &[&str] = &[
     "grep",
     "tree",
     "stat",
+    "symbols",
+    "map",
     "fetch",
     "search",
     "todo",

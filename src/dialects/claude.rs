@@ -56,7 +56,17 @@ pub static ALIASES: &[Alias] = &[
         .renames(&[("task_id", "id")])
         .fixed(&[("action", "\"kill\"")]),
     Alias::new("AskUserQuestion", ClaudeCode, "ask_user").call(ask_user_question),
+    // documentSymbol, goToDefinition, findReferences, workspaceSymbol from syntax trees
+    // (SPEC 26.2): no language server; `line` and `character` are 1-based, as Claude Code's.
+    Alias::new("LSP", ClaudeCode, "symbols")
+        .renames(&[("filePath", "path")])
+        .call(lsp)
+        .effect(crate::tool::Effect::Reads),
 ];
+
+fn lsp(ctx: &Ctx, input: Value, _: &mut &'static str) -> Result<Success> {
+    crate::tools::symbols::aliases::lsp(ctx, input)
+}
 
 /// Read's `offset: 0` is the first line, as Claude Code reads it (22.5); ours refuses 0.
 fn read_from_zero(map: &mut Map<String, Value>, _: &mut Vec<String>) -> Result<()> {

@@ -7,7 +7,7 @@ use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::Result;
 use crate::tool::Effect;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// WebFetch's and web_fetch's `prompt` needs a model; we return the page.
 pub const PROMPT: (&str, &str) = (
@@ -58,7 +58,68 @@ pub static ALIASES: &[Alias] = &[
         .ignored(&[NO_SANDBOX]),
     Alias::new("share_data", Seeds, "share").renames(&[("target_exec_ids", "to")]),
     Alias::new("query_loop", Seeds, "query").renames(&[("target_exec_id", "to")]),
+    // Seed 002's analyze_code {path}: classes, functions and imports (SPEC 26.2).
+    Alias::new("analyze_code", Seeds, "symbols")
+        .call(analyze_code)
+        .effect(Effect::Reads),
+    // Serena's symbol tools (SPEC 26.2), with its field names: `relative_path`, `name_path`
+    // ("Class/method"), and a `depth` that counts from 0.
+    Alias::new("get_symbols_overview", Seeds, "symbols")
+        .renames(&[("relative_path", "path")])
+        .fixed(&[("action", "\"outline\"")])
+        .adapt(serena_depth)
+        .ignored(&[MAX_ANSWER]),
+    Alias::new("find_symbol", Seeds, "symbols")
+        .renames(&[("relative_path", "scope")])
+        .fixed(&[("action", "\"definition\"")])
+        .adapt(serena_name)
+        .ignored(&[
+            MAX_ANSWER,
+            ("include_body", "`include_body` was ignored: definitions come with lines and signature; read the lines for the body"),
+            ("substring_matching", "`substring_matching` was ignored: names match whole"),
+            ("include_kinds", "`include_kinds` was ignored (LSP kind numbers): use `kinds`"),
+            ("exclude_kinds", "`exclude_kinds` was ignored (LSP kind numbers): use `kinds`"),
+            ("depth", "`depth` was ignored: definitions are listed without their children"),
+        ]),
+    Alias::new("find_referencing_symbols", Seeds, "symbols")
+        .renames(&[("relative_path", "path")])
+        .fixed(&[("action", "\"references\"")])
+        .adapt(serena_name)
+        .ignored(&[
+            MAX_ANSWER,
+            ("include_kinds", "`include_kinds` was ignored (LSP kind numbers): use `kinds`"),
+            ("exclude_kinds", "`exclude_kinds` was ignored (LSP kind numbers): use `kinds`"),
+        ]),
 ];
+
+const MAX_ANSWER: (&str, &str) = (
+    "max_answer_chars",
+    "`max_answer_chars` was ignored: the output has its own cap, and `limit` caps the entries",
+);
+
+/// Serena's `name_path` ("Class/method", "/Class" anchored at the top) as our qualified name.
+fn serena_name(map: &mut Map<String, Value>, _: &mut Vec<String>) -> Result<()> {
+    if let Some(Value::String(p)) = map.remove("name_path") {
+        map.insert(
+            "name".into(),
+            Value::String(p.trim_start_matches('/').replace('/', ".")),
+        );
+    }
+    Ok(())
+}
+
+/// Serena's overview `depth` counts the levels below the top (0: top level only); ours counts
+/// the levels shown.
+fn serena_depth(map: &mut Map<String, Value>, _: &mut Vec<String>) -> Result<()> {
+    if let Some(d) = map.get("depth").and_then(Value::as_u64) {
+        map.insert("depth".into(), Value::from(d + 1));
+    }
+    Ok(())
+}
+
+fn analyze_code(ctx: &Ctx, input: Value, _: &mut &'static str) -> Result<Success> {
+    crate::tools::symbols::aliases::analyze_code(ctx, input)
+}
 
 /// The seeds' list_directory (SPEC 25.6): one level, sorted by name, `/` after a directory —
 /// a plain list, where tree draws directories first.

@@ -77,6 +77,21 @@ fn samples() -> Vec<(&'static str, Value, Value)> {
             json!({"depth": "deep"}),
         ),
         (
+            "symbols",
+            json!({"path": "a.txt", "action": "outline", "kinds": ["function"], "depth": 2, "limit": 10}),
+            json!({"path": "a.txt", "action": "everything"}),
+        ),
+        (
+            "map",
+            json!({"path": ".", "tokens": 512, "focus": ["a.txt", "main"]}),
+            json!({"tokens": "many"}),
+        ),
+        (
+            "rewrite",
+            json!({"pattern": "f($A)", "rewrite": "g($A)", "glob": "*.py", "language": "python", "dry_run": true}),
+            json!({"pattern": "f($A)", "rewrite": 5}),
+        ),
+        (
             "fetch",
             json!({"url": "http://127.0.0.1:9/", "mode": "text", "timeout_ms": 1000}),
             json!({"url": "http://127.0.0.1:9/", "mode": "pdf"}),

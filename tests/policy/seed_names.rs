@@ -111,7 +111,7 @@ fn a_dialect_that_has_no_such_name_and_a_seed_tool_we_lack_are_catalog_problems(
     let env = Env::new();
     let file = catalog(
         &env,
-        "[tools.grep]\ndialect = \"claude\"\n[tools.Read]\ndialect = \"gemini\"\n[tools.read_file]\ndialect = \"vim\"\n[tools.git_command]\n[tools.analyze_code]\n",
+        "[tools.grep]\ndialect = \"claude\"\n[tools.Read]\ndialect = \"gemini\"\n[tools.read_file]\ndialect = \"vim\"\n[tools.git_command]\n",
     );
     let mut c = env.cmd();
     c.args(["catalog", "--check"])
@@ -125,7 +125,6 @@ fn a_dialect_that_has_no_such_name_and_a_seed_tool_we_lack_are_catalog_problems(
         "[tools.Read]: `dialect` is \"gemini\", but Gemini CLI has no `Read`: `Read` is a tool name of Claude Code only",
         "`dialect` is \"vim\"; use one of: claude, codex, gemini, seed",
         "`git_command` is seed 002's tool, which loopr-tool does not have",
-        "`analyze_code` is seed 002's tool, which loopr-tool does not have",
     ] {
         assert!(text.contains(want), "{want}\n{text}");
     }

@@ -3,5 +3,8 @@
 
 mod glob;
 mod grep;
+mod map;
 mod parity;
+mod structural;
+mod symbols;
 mod tree;

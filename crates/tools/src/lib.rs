@@ -28,14 +28,19 @@ pub mod glob;
 pub mod grep;
 pub mod jobs;
 pub mod loops;
+pub mod map;
 pub mod mkdir;
 pub mod move_file;
 pub mod notebook_edit;
 pub mod read;
+pub mod rewrite;
 pub mod run;
 pub mod search;
 pub mod session;
 pub mod stat;
+pub mod structural;
+pub mod symbols;
+pub mod syntax_check;
 pub mod todo;
 pub mod tree;
 pub mod undo;
@@ -54,6 +59,9 @@ pub static TOOLS: &[&dyn DynTool] = &[
     &glob::Glob,
     &grep::Grep,
     &tree::Tree,
+    &symbols::Symbols,
+    &map::Map,
+    &rewrite::Rewrite,
     &fetch::Fetch,
     &search::Search,
     &run::Run,

@@ -123,7 +123,7 @@ To change part of an existing file, prefer edit: it sends only the changed text.
             "Wrote {} bytes ({lines} lines) to {shown} {how}\n",
             content.len()
         );
-        Ok(Success::new(
+        let success = Success::new(
             output,
             json!({
                 "path": shown,
@@ -133,7 +133,13 @@ To change part of an existing file, prefer edit: it sends only the changed text.
                 "added": added,
                 "removed": removed,
             }),
-        ))
+        );
+        // Over 64 MiB the old content is not held; the new one is over the 4 MiB parsed anyway.
+        let old = if created { None } else { old.as_deref() };
+        if !created && old.is_none() {
+            return Ok(success);
+        }
+        Ok(crate::syntax_check::attach(success, shown, old, content))
     }
 }
 

@@ -119,7 +119,7 @@ pub fn apply(ctx: &Ctx, ops: &[FileOp]) -> Result<Success> {
     if ctx.cancelled() {
         return Err(ToolError::cancelled("apply_patch"));
     }
-    super::commit::commit(ctx, &planned)?;
+    super::commit::commit(ctx, "apply_patch", &planned)?;
     drop(locked);
     Ok(report::success(&planned))
 }

@@ -15,8 +15,6 @@ use crate::sandbox::{self, Resolved};
 use std::fs::Metadata;
 use std::os::unix::fs::MetadataExt;
 
-const TOOL: &str = "apply_patch";
-
 /// What a file's commit did, so that a later failure can put it back.
 enum Done {
     Wrote {
@@ -51,7 +49,9 @@ struct Ready<'p> {
     after: Fingerprint,
 }
 
-pub fn commit(ctx: &Ctx, planned: &[Planned]) -> Result<()> {
+/// Lands `planned` as `tool` (its journal entries' tool: apply_patch, or rewrite, which shares
+/// this all-or-nothing commit).
+pub fn commit(ctx: &Ctx, tool: &'static str, planned: &[Planned]) -> Result<()> {
     let mut ready = Vec::with_capacity(planned.len());
     for p in planned {
         ready.push(prepare(ctx, p)?);
@@ -59,7 +59,7 @@ pub fn commit(ctx: &Ctx, planned: &[Planned]) -> Result<()> {
     let mut entries = Vec::with_capacity(planned.len());
     let mut records = Vec::with_capacity(planned.len() * 2);
     for (p, r) in planned.iter().zip(&mut ready) {
-        journal_one(p, r, &mut entries, &mut records);
+        journal_one(tool, p, r, &mut entries, &mut records);
     }
     let journaled = change::journal_first(ctx, entries, &records)?;
     let mut done: Vec<Done> = Vec::new();
@@ -136,6 +136,7 @@ fn prepare<'p>(ctx: &Ctx, p: &'p Planned) -> Result<Ready<'p>> {
 
 /// The journal entry and read records of one file.
 fn journal_one<'p>(
+    tool: &'static str,
     p: &'p Planned,
     r: &mut Ready,
     entries: &mut Vec<NewEntry<'p>>,
@@ -144,7 +145,7 @@ fn journal_one<'p>(
     let (real, shown) = (p.target.real.as_path(), p.target.shown.as_str());
     match p.action {
         Action::Add => {
-            let mut entry = NewEntry::new(TOOL, real, shown, Before::Absent, r.after);
+            let mut entry = NewEntry::new(tool, real, shown, Before::Absent, r.after);
             entry.created = r.staged.as_ref().map(Staged::made).unwrap_or_default();
             entries.push(entry);
             records.push(reads::Change::Set(real, r.after));
@@ -159,7 +160,7 @@ fn journal_one<'p>(
                 mode: mode_of(meta),
                 kept: r.kept.take(),
             };
-            let mut entry = NewEntry::new(TOOL, real, shown, before, r.after);
+            let mut entry = NewEntry::new(tool, real, shown, before, r.after);
             if r.staged.as_ref().is_some_and(Staged::in_place) {
                 entry.written = p.after.as_deref();
             }
@@ -171,7 +172,7 @@ fn journal_one<'p>(
                 trash: Some(r.trash.clone()),
             };
             entries.push(
-                NewEntry::new(TOOL, real, shown, Before::Absent, Fingerprint::default()).op(op),
+                NewEntry::new(tool, real, shown, Before::Absent, Fingerprint::default()).op(op),
             );
             records.push(reads::Change::Forget(real));
         }
@@ -193,7 +194,7 @@ fn journal_one<'p>(
                 },
                 None => Before::Absent,
             };
-            let mut entry = NewEntry::new(TOOL, real, shown, before, r.after).op(op);
+            let mut entry = NewEntry::new(tool, real, shown, before, r.after).op(op);
             // The record follows the file; a file the patch rewrote is known as it now is.
             let rewritten = rewritten(p).is_some();
             if rewritten {

@@ -8,6 +8,11 @@ mod commit;
 pub use loopr_patch as parse;
 mod report;
 
+/// The all-or-nothing commit of changes to several files, one journal entry each (rewrite
+/// lands its files through it, SPEC 26.4).
+pub(crate) use apply::{Action, Planned};
+pub(crate) use commit::commit;
+
 use crate::context::Ctx;
 use crate::envelope::Success;
 use crate::error::{Result, ToolError};

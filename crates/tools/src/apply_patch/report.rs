@@ -195,6 +195,9 @@ struct FileData {
     /// The rung that placed each hunk (edit's names).
     #[serde(rename = "match")]
     matched: Vec<&'static str>,
+    /// The syntax check of the file (SPEC 26.5), when its language is built in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    syntax: Option<serde_json::Value>,
 }
 
 #[derive(Serialize)]
@@ -244,7 +247,21 @@ pub fn success(planned: &[Planned]) -> Success {
             listing.push(format!("{shown}:"));
             listing.extend(lines);
         }
+        let syntax = match (p.action, &p.after) {
+            (Action::Delete, _) | (_, None) => None,
+            (_, Some(after)) => {
+                let old = p.before.as_ref().map(|(b, _)| b.as_slice());
+                crate::syntax_check::check(shown, old, after)
+            }
+        };
+        if let Some(l) = syntax
+            .as_ref()
+            .and_then(|r| crate::syntax_check::line(shown, r))
+        {
+            notes.push(l);
+        }
         files.push(FileData {
+            syntax: syntax.as_ref().map(crate::syntax_check::data),
             path: shown.to_string(),
             from,
             action: p.action.name(),

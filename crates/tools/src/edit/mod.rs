@@ -4,6 +4,7 @@
 
 mod form;
 pub mod report;
+pub mod symbol;
 
 // The matcher is an engine of its own (crates/matcher), under its old paths.
 pub use loopr_matcher::{apply, by_lines, closest, diff, encode, lines, matching, rescue};
@@ -66,6 +67,17 @@ pub struct Input {
     pub edits: Option<Vec<EditItem>>,
     /// Show the diff the edit would make, without writing anything (default false).
     pub dry_run: Option<bool>,
+    /// Instead of old_string: the definition to change, named as `symbols` prints it
+    /// (`Type::method`, `Class.method`, or a bare name); new_string replaces its `part`.
+    pub symbol: Option<String>,
+    /// With symbol: `body` (default; inside the braces or Python's indented suite, re-indented)
+    /// or `whole` (the definition with its decorators and doc comments).
+    pub part: Option<symbol::Part>,
+    /// Instead of symbol: insert new_string as whole lines before this definition (its
+    /// decorators and doc comments included).
+    pub insert_before_symbol: Option<String>,
+    /// Instead of symbol: insert new_string as whole lines after this definition.
+    pub insert_after_symbol: Option<String>,
 }
 
 /// One edit of `edits` (public as `loopr_tool::inputs::EditItem`).
@@ -117,16 +129,14 @@ The file keeps its encoding, line endings (CRLF stays CRLF), BOM and every byte 
     }
 
     fn run(ctx: &Ctx, input: Input) -> Result<Success> {
+        if let Some((field, given, at)) = by_symbol(&input)? {
+            return run_symbol(ctx, &input, field, &given, at);
+        }
         let edits_form = input.edits.is_some();
         let plan = form::plan(&input)?;
         let dry_run = input.dry_run.unwrap_or(false);
-        let target = sandbox::resolve(ctx, "path", &input.path)?;
+        let (target, locked, current) = open_locked(ctx, &input.path)?;
         let shown = target.shown.as_str();
-        let real = target.real.as_path();
-        write::refuse_notebook(shown)?;
-        existing(real, shown)?;
-        let locked = change::lock(ctx, &[real])?;
-        let current = locked.read(&target, existing(real, shown)?)?;
         let bytes = &current.bytes;
         if bytes.len() as u64 > MAX_BYTES {
             return Err(too_large(shown, bytes.len() as u64));
@@ -164,23 +174,166 @@ The file keeps its encoding, line endings (CRLF stays CRLF), BOM and every byte 
             ));
         }
         if !dry_run {
-            // Linked before the rename, while the old inode still has its name; a failed
-            // write drops the link again.
-            let before = current.before(current.keep(ctx, &target));
-            change::replace(
-                ctx,
-                "edit",
-                &target,
-                outcome.bytes(),
-                Some(&current.meta),
-                before,
-            )?;
+            land(ctx, &target, &current, outcome.bytes())?;
         }
         drop(locked);
-        Ok(report::success(
-            shown, &doc.text, &outcome, edits_form, dry_run,
+        let success = report::success(shown, &doc.text, &outcome, edits_form, dry_run);
+        Ok(crate::syntax_check::attach(
+            success,
+            shown,
+            Some(bytes.as_slice()),
+            outcome.bytes(),
         ))
     }
+}
+
+/// The file an edit changes, resolved, locked and read (not yet checked fresh: the caller
+/// checks what it must first).
+fn open_locked<'a>(
+    ctx: &'a Ctx,
+    path: &str,
+) -> Result<(sandbox::Resolved, change::Locked<'a>, change::Current)> {
+    let target = sandbox::resolve(ctx, "path", path)?;
+    let (shown, real) = (target.shown.as_str(), target.real.as_path());
+    write::refuse_notebook(shown)?;
+    existing(real, shown)?;
+    let locked = change::lock(ctx, &[real])?;
+    let current = locked.read(&target, existing(real, shown)?)?;
+    Ok((target, locked, current))
+}
+
+/// Writes `bytes` over the file as read under the lock (`current`), journaled for undo.
+fn land(
+    ctx: &Ctx,
+    target: &sandbox::Resolved,
+    current: &change::Current,
+    bytes: &[u8],
+) -> Result<()> {
+    // Linked before the rename, while the old inode still has its name; a failed write drops
+    // the link again.
+    let before = current.before(current.keep(ctx, target));
+    change::replace(ctx, "edit", target, bytes, Some(&current.meta), before)?;
+    Ok(())
+}
+
+/// The symbol form's field, name and place, when the call names a symbol; the other forms'
+/// fields refused beside it.
+fn by_symbol(input: &Input) -> Result<Option<(&'static str, String, symbol::Where)>> {
+    let named = [
+        ("symbol", &input.symbol),
+        ("insert_before_symbol", &input.insert_before_symbol),
+        ("insert_after_symbol", &input.insert_after_symbol),
+    ];
+    let given: Vec<(&'static str, &String)> = named
+        .iter()
+        .filter_map(|(f, v)| v.as_ref().map(|v| (*f, v)))
+        .collect();
+    let (field, name) = match given.as_slice() {
+        [] if input.part.is_some() => {
+            return Err(ToolError::invalid("part", "`part` goes with `symbol`"));
+        }
+        [] => return Ok(None),
+        [one] => *one,
+        [a, b, ..] => {
+            return Err(ToolError::invalid(
+                b.0,
+                format!("give one of {} and {}, not both", a.0, b.0),
+            ));
+        }
+    };
+    let others = [
+        ("old_string", input.old_string.is_some()),
+        ("replace_all", input.replace_all.is_some()),
+        (
+            "expected_replacements",
+            input.expected_replacements.is_some(),
+        ),
+        ("start_line", input.start_line.is_some()),
+        ("end_line", input.end_line.is_some()),
+        ("expected", input.expected.is_some()),
+        ("insert_line", input.insert_line.is_some()),
+        ("edits", input.edits.is_some()),
+        ("part", input.part.is_some() && field != "symbol"),
+    ];
+    if let Some((f, _)) = others.iter().find(|(_, set)| *set) {
+        return Err(ToolError::invalid(
+            f,
+            format!("`{f}` does not go with `{field}`: an edit by symbol takes new_string only"),
+        ));
+    }
+    if input.new_string.is_none() {
+        return Err(ToolError::invalid(
+            "new_string",
+            format!("edit: `{field}` needs `new_string`"),
+        ));
+    }
+    let at = match field {
+        "symbol" => symbol::Where::Replace(input.part.unwrap_or_default()),
+        "insert_before_symbol" => symbol::Where::Before,
+        _ => symbol::Where::After,
+    };
+    Ok(Some((field, name.clone(), at)))
+}
+
+/// An edit by symbol: the change protocol as for any edit (read record, lock, journal), the
+/// place found in the file's syntax tree.
+fn run_symbol(
+    ctx: &Ctx,
+    input: &Input,
+    field: &'static str,
+    name: &str,
+    at: symbol::Where,
+) -> Result<Success> {
+    let dry_run = input.dry_run.unwrap_or(false);
+    let (target, locked, current) = open_locked(ctx, &input.path)?;
+    let shown = target.shown.as_str();
+    locked.fresh(&target, &current)?;
+    let new = input.new_string.as_deref().unwrap_or_default();
+    let out = symbol::splice(shown, &current.bytes, field, name, at, new)?;
+    if out.bytes == current.bytes {
+        return Err(ToolError::new(
+            Code::NoChange,
+            format!("the edit leaves {shown} exactly as it was"),
+        ));
+    }
+    if !dry_run {
+        land(ctx, &target, &current, &out.bytes)?;
+    }
+    drop(locked);
+    let old = String::from_utf8_lossy(&current.bytes);
+    let new_text = String::from_utf8_lossy(&out.bytes);
+    let diff = diff::unified(&old, &new_text, shown);
+    let what = match at {
+        symbol::Where::Replace(symbol::Part::Body) => {
+            format!("replaced the body of {}", out.qualified)
+        }
+        symbol::Where::Replace(symbol::Part::Whole) => format!("replaced {}", out.qualified),
+        symbol::Where::Before => format!("inserted before {}", out.qualified),
+        symbol::Where::After => format!("inserted after {}", out.qualified),
+    };
+    let verb = if dry_run { "Would edit" } else { "Edited" };
+    let mut output = format!(
+        "{verb} {shown}: {what} (lines {}-{} now)\n",
+        out.first_line, out.last_line
+    );
+    output.push_str(&diff);
+    let success = Success::new(
+        crate::envelope::terminate_lines(output),
+        serde_json::json!({
+            "path": shown,
+            "symbol": out.qualified,
+            "first_line": out.first_line,
+            "last_line": out.last_line,
+            "diff": diff,
+            "dry_run": dry_run,
+        }),
+    );
+    Ok(crate::syntax_check::attach(
+        success,
+        shown,
+        Some(&current.bytes),
+        &out.bytes,
+    ))
 }
 
 /// The target's metadata: it must exist, be a regular file, and not exceed the size limit.
@@ -226,7 +379,11 @@ mod tests {
                 "expected",
                 "insert_line",
                 "edits",
-                "dry_run"
+                "dry_run",
+                "symbol",
+                "part",
+                "insert_before_symbol",
+                "insert_after_symbol"
             ]
         );
         assert_eq!(schema["required"], serde_json::json!(["path"]));

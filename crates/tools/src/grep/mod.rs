@@ -6,6 +6,7 @@ mod collect;
 mod collector;
 mod render;
 mod spill;
+mod structural;
 
 use crate::context::Ctx;
 use crate::envelope::Success;
@@ -131,6 +132,13 @@ pub struct Input {
     /// Do not honour .gitignore, .ignore and .rgignore files.
     #[schemars(extend("default" = false))]
     pub no_ignore: Option<bool>,
+    /// `pattern` is code with metavariables (`$X` one node, `$$$X` any number; ast-grep's
+    /// syntax), matched against syntax trees instead of text.
+    #[schemars(extend("default" = false))]
+    pub structural: Option<bool>,
+    /// With structural: the language of the pattern and of the files searched (rust, python,
+    /// javascript, typescript, tsx, go, java, c, cpp); default each file's, by extension.
+    pub language: Option<String>,
 }
 
 impl Tool for Grep {
@@ -142,7 +150,8 @@ output_mode: `files_with_matches` (default; the paths), `content` (matching line
 Filter files with `glob` (e.g. \"*.rs\", \"*.{ts,tsx}\", \"!*.min.js\", or an array) or `type` (ripgrep type names: rust, py, js, ts, go, java, c, cpp, md, …). \
 `-i` ignores case; `-A`/`-B`/`-C` add context lines; `multiline` lets `.` match newlines and a pattern span lines; `fixed_strings` searches a literal. \
 Honours .gitignore/.ignore/.rgignore, skips hidden and binary files (a file named as `path` is searched anyway). Results are ordered by path, then line. \
-`head_limit` caps the entries (default 1000 lines in content mode, 250 otherwise; 0 = all) and `offset` pages on; `total` counts every entry. Lines over 2000 characters are cut with a marker.";
+`head_limit` caps the entries (default 1000 lines in content mode, 250 otherwise; 0 = all) and `offset` pages on; `total` counts every entry. Lines over 2000 characters are cut with a marker. \
+`structural: true` matches `pattern` as code against syntax trees (ast-grep's syntax: `$X` one node, `$$$X` any number, e.g. `console.log($$$ARGS)`), in files of `language` or of each file's own language; content items carry the match's `range`.";
     const POSITIONALS: &'static [&'static str] = &["pattern", "path"];
     const HINTS: Hints = Hints::READ_ONLY;
     const EXAMPLES: &'static str = "  echo '{\"pattern\": \"fn main\", \"output_mode\": \"content\", \"type\": \"rust\"}' | loopr-tool grep\n  loopr-tool grep -i 'todo' src --output-mode content -C 2 --format text";
@@ -154,6 +163,15 @@ Honours .gitignore/.ignore/.rgignore, skips hidden and binary files (a file name
     }
 
     fn run(ctx: &Ctx, mut input: Input) -> Result<Success> {
+        if input.structural == Some(true) {
+            return structural::run(ctx, &input);
+        }
+        if input.language.is_some() {
+            return Err(ToolError::invalid(
+                "language",
+                "`language` is for a structural search (structural: true)",
+            ));
+        }
         let per_file = seed_context(&mut input)?;
         let mode = match input.output_mode.unwrap_or_default() {
             OutputMode::FilesWithMatches => Mode::Files,
@@ -375,7 +393,7 @@ fn build_matcher(input: &Input, multiline: bool) -> Result<RegexMatcher> {
 }
 
 /// The `glob` filter, as ripgrep's `-g`: gitignore-style globs relative to the root; `!` excludes.
-fn build_overrides(
+pub(crate) fn build_overrides(
     ctx: &Ctx,
     globs: Option<&Globs>,
 ) -> Result<Option<ignore::overrides::Override>> {
@@ -399,7 +417,7 @@ fn bad_glob(g: &str, e: &ignore::Error) -> ToolError {
     )
 }
 
-fn build_types(name: Option<&str>) -> Result<Option<ignore::types::Types>> {
+pub(crate) fn build_types(name: Option<&str>) -> Result<Option<ignore::types::Types>> {
     let Some(name) = name else { return Ok(None) };
     let mut b = TypesBuilder::new();
     b.add_defaults();

@@ -107,6 +107,7 @@ Only the edited cell's text changes in the file: everything else stays byte for 
         let current = locked.read_fresh(&target, meta)?;
         let nb = Notebook::parse(&current.bytes, shown)?;
         let (new_bytes, report) = nb.apply(&input, mode, shown)?;
+        let syntax = nb.check(&input, mode);
         let before = current.before(current.keep(ctx, &target));
         change::replace(
             ctx,
@@ -117,7 +118,33 @@ Only the edited cell's text changes in the file: everything else stays byte for 
             before,
         )?;
         drop(locked);
-        Ok(report)
+        Ok(match syntax {
+            Some(r) => with_syntax(report, shown, &r),
+            None => report,
+        })
+    }
+}
+
+/// `data.syntax` and the line of a code cell's check.
+fn with_syntax(report: Success, shown: &str, r: &loopr_syntax::check::Report) -> Success {
+    let mut data = report.data.into_value(&[]);
+    if let Value::Object(m) = &mut data {
+        m.insert("syntax".into(), crate::syntax_check::data(r));
+    }
+    let mut output = report.output;
+    if let Some(l) = crate::syntax_check::line(&format!("{shown}'s cell"), r) {
+        output.push_str(&l);
+        output.push('\n');
+    }
+    Success::new(output, data)
+}
+
+/// A cell's source: a string, or an array of lines.
+fn cell_source(cell: &Value) -> String {
+    match &cell["source"] {
+        Value::String(s) => s.clone(),
+        Value::Array(lines) => lines.iter().filter_map(Value::as_str).collect(),
+        _ => String::new(),
     }
 }
 
@@ -128,6 +155,9 @@ struct Notebook<'a> {
     layout: spans::Layout,
     /// nbformat 4.5 and later give cells ids.
     has_ids: bool,
+    /// The kernel's language (`metadata.language_info.name` or the kernelspec's), for the
+    /// syntax check of code cells (SPEC 26.5).
+    language: Option<String>,
 }
 
 impl<'a> Notebook<'a> {
@@ -161,12 +191,46 @@ impl<'a> Notebook<'a> {
                 "the notebook's cells were not all located",
             ));
         }
+        let meta = &v["metadata"];
+        let language = meta["language_info"]["name"]
+            .as_str()
+            .or(meta["kernelspec"]["language"].as_str())
+            .map(str::to_lowercase);
         Ok(Notebook {
             text,
             cells,
             layout,
             has_ids: minor >= 5,
+            language,
         })
+    }
+
+    /// The syntax check of a code cell's new source against its old one, when the kernel's
+    /// language is built in (SPEC 26.5).
+    fn check(&self, input: &Input, mode: Mode) -> Option<loopr_syntax::check::Report> {
+        let lang = loopr_syntax::Lang::from_name(self.language.as_deref()?)?;
+        let new = input.new_source.as_deref()?;
+        let old = match mode {
+            Mode::Delete => return None,
+            Mode::Insert => None,
+            Mode::Replace => Some(cell_source(
+                &self.cells[self
+                    .find(input.cell_id.as_deref().unwrap_or_default())
+                    .ok()?],
+            )),
+        };
+        let kind = match (input.cell_type, &old) {
+            (Some(k), _) => k.as_str().to_string(),
+            (None, Some(_)) => self.cells[self.find(input.cell_id.as_deref()?).ok()?]["cell_type"]
+                .as_str()
+                .unwrap_or("code")
+                .to_string(),
+            (None, None) => "code".to_string(),
+        };
+        if kind != "code" {
+            return None;
+        }
+        loopr_syntax::check::compare(lang, old.as_deref().map(str::as_bytes), new.as_bytes())
     }
 
     fn id_of(&self, i: usize) -> String {
