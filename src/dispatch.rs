@@ -421,6 +421,7 @@ mod tests {
             policy: Default::default(),
             hub: None,
             harness: false,
+            approve: None,
         };
         for name in ["read", "Read"] {
             PARSES.with(|n| n.set(0));

@@ -33,6 +33,8 @@ pub struct Globals {
     /// The harness's own control calls (`--harness`, SPEC 25.3): not bound by the catalog's
     /// offer.
     pub harness: bool,
+    /// `--approve ID` (SPEC 29): the approval this invocation's call runs under.
+    pub approve: Option<String>,
 }
 
 /// What the catalog says about the call being made: the name it was called by, its entry, and

@@ -199,6 +199,7 @@ pub fn main() -> i32 {
         policy: Default::default(),
         hub: None,
         harness: false,
+        approve: None,
     };
     let Ok(ctx) = Ctx::new(&g) else {
         answer("err {\"message\":\"the root or state directory is gone\"}");
