@@ -3,7 +3,7 @@
 //! policy (SPEC 19) is applied here, once: which names exist, their limits and their hooks.
 
 use crate::catalog::Admission;
-use crate::catalog::{COMMAND_TOOL, Exposure, Policy, READ_ONLY_CALLS, hooks, limits};
+use crate::catalog::{COMMAND_TOOL, Exposure, Policy, READ_ONLY_CALLS, hooks, limits, permit};
 use crate::context::{CallPolicy, Ctx, Globals};
 use crate::control::Control;
 use crate::dialects::{self, Alias};
@@ -161,27 +161,29 @@ impl Resolved {
         }
     }
 
-    /// Makes the call's input ready once (see `Prepared`); `policy` says whether hooks want the
-    /// input as given.
+    /// Makes the call's input ready once (see `Prepared`); `policy` says whether hooks or the
+    /// permission rules want the input as given.
     pub fn prepare(self, policy: &Policy, input: Value) -> Prepared {
-        self.prepare_hooked(hooks::any(policy), input)
+        self.prepare_hooked(hooks::any(policy) || permit::active(policy), input)
     }
 
-    fn prepare_hooked(self, hooked: bool, input: Value) -> Prepared {
+    fn prepare_hooked(self, watched: bool, input: Value) -> Prepared {
         let input = without_client_fields(input);
-        let given = hooked.then(|| input.clone());
+        let given = watched.then(|| input.clone());
         // An alias's translation is our code on the caller's input: a bug there answers this
         // call alone, as a bug in the tool does (SPEC 23.1).
-        let ready = catch_unwind(AssertUnwindSafe(|| self.ready(input)))
+        let ready = catch_unwind(AssertUnwindSafe(|| self.ready(input, watched)))
             .unwrap_or_else(|payload| Err(panicked(payload.as_ref())));
         Prepared {
             resolved: self,
             given,
             ready,
+            approval: None,
         }
     }
 
-    fn ready(&self, input: Value) -> Result<Ready> {
+    /// `watched`: the translated input is kept for the permission rules (SPEC 29).
+    fn ready(&self, input: Value, watched: bool) -> Result<Ready> {
         let (mut input, warnings, alias) = self.translate(input)?;
         if let Some(entry) = &self.exposure.entry {
             limits::fill_defaults(entry, self.tool.input_schema(), &mut input);
@@ -190,10 +192,12 @@ impl Resolved {
         let kept = alias
             .filter(|a| a.has_route() || a.has_call())
             .map(|_| input.clone());
+        let json = watched.then(|| input.clone());
         Ok(Ready {
             warnings,
             alias,
             input: kept,
+            json,
             parsed: self.tool.parse(input),
         })
     }
@@ -224,6 +228,8 @@ pub struct Prepared {
     given: Option<Value>,
     /// Its translation's failure is the call's answer.
     ready: Result<Ready>,
+    /// The approval it runs under (`approval` in `call`, SPEC 29); else `--approve`.
+    approval: Option<String>,
 }
 
 struct Ready {
@@ -232,12 +238,23 @@ struct Ready {
     alias: Option<&'static Alias>,
     /// The translated input, kept only for an alias that routes or runs a call of its own.
     input: Option<Value>,
+    /// The translated input, kept for the permission rules when the catalog has some.
+    json: Option<Value>,
     /// The tool's parse of the translated input. A parse error is answered where the tool would
     /// run: after the catalog's refusals, routing and the pre hooks, as before it was kept.
     parsed: Result<Parsed>,
 }
 
 impl Prepared {
+    /// The approval this call runs under (SPEC 29: `approval` in `call`, each element's own
+    /// in `batch`).
+    pub fn with_approval(mut self, approval: Option<String>) -> Prepared {
+        if approval.is_some() {
+            self.approval = approval;
+        }
+        self
+    }
+
     /// Whether this call only looks; a call that does not parse counts as a writer.
     pub fn is_read_only(&self) -> bool {
         match &self.ready {
@@ -277,19 +294,31 @@ impl Prepared {
             resolved: r,
             given,
             ready,
+            approval,
         } = self;
         let mut ctx = match Ctx::with_control(g, control) {
             Ok(c) => c,
             Err(e) => return Envelope::failure(r.shown_name(r.tool), e, &[]),
         };
-        let mut ran = r.tool;
-        let mut used = None;
+        let approval = approval.or_else(|| g.approve.clone());
+        let mut trace = Trace {
+            ran: r.tool,
+            used: None,
+            context: vec![],
+            started: false,
+        };
         let result = catch_unwind(AssertUnwindSafe(|| {
-            r.call(&mut ctx, ready, given.as_ref(), &mut ran, &mut used)
+            r.call(
+                &mut ctx,
+                ready,
+                given.as_ref(),
+                approval.as_deref(),
+                &mut trace,
+            )
         }))
         .unwrap_or_else(|payload| Err(panicked(payload.as_ref())));
         let warnings = ctx.take_warnings();
-        let name = r.shown_name(ran).to_string();
+        let name = r.shown_name(trace.ran).to_string();
         let mut env = match result {
             Ok(success) => Envelope::success(&name, success, &warnings),
             Err(e) => Envelope::failure(&name, e, &warnings),
@@ -297,13 +326,28 @@ impl Prepared {
         if let Some(max) = r.exposure.entry.as_ref().and_then(|e| e.max_output_bytes) {
             limits::cap_output(&mut env, max);
         }
-        if env.ok
-            && let (Some(given), Some(tools)) = (&given, &used)
-        {
-            hooks::post(&ctx, r.name(), tools, given, &mut env);
+        hooks::add_context(&mut env, &trace.context);
+        if let (Some(given), Some(tools)) = (&given, &trace.used) {
+            if env.ok {
+                hooks::post(&ctx, r.name(), tools, given, &mut env);
+            } else if trace.started {
+                hooks::post_failure(&ctx, r.name(), tools, given, &mut env);
+            }
         }
         env
     }
+}
+
+/// What happened on the way through `Resolved::call`, for what follows it.
+struct Trace {
+    /// The tool that ran (a route or an agent's call may run another).
+    ran: &'static dyn DynTool,
+    /// The tools whose hooks apply, once decided.
+    used: Option<Vec<&'static str>>,
+    /// The pre hooks' `additionalContext`.
+    context: Vec<String>,
+    /// The tool was started (the rules and hooks let it through).
+    started: bool,
 }
 
 impl Resolved {
@@ -312,16 +356,23 @@ impl Resolved {
         ctx: &mut Ctx,
         ready: Result<Ready>,
         given: Option<&Value>,
-        ran: &mut &'static dyn DynTool,
-        used: &mut Option<Vec<&'static str>>,
+        approval: Option<&str>,
+        trace: &mut Trace,
     ) -> Result<crate::envelope::Success> {
         let Ready {
             warnings,
             alias,
-            input,
-            parsed,
+            mut input,
+            mut json,
+            mut parsed,
         } = ready?;
         warnings.into_iter().for_each(|w| ctx.warn(w));
+        // Validation comes first (SPEC 29): a call that does not parse is answered before the
+        // rules, the mode and the hooks see it.
+        let plain = !alias.is_some_and(|a| a.has_route() || a.has_call());
+        if plain && let Err(e) = &parsed {
+            return Err(e.clone());
+        }
         let effect = parsed.as_ref().map_or(Effect::ChangesFiles, |p| p.effect);
         if ctx.policy.read_only()
             && READ_ONLY_CALLS.contains(&self.tool.name())
@@ -341,43 +392,123 @@ impl Resolved {
             namer: Some(dialects::named),
             dialect: alias.map(|a| a.agent.word()),
         };
-        // A call that is another of our tools runs as that tool: offered by the catalog, its
-        // hooks, its envelope (24.7).
-        let route = match (alias, &input) {
-            (Some(a), Some(input)) => a.routed(ctx, input)?,
-            _ => None,
-        };
-        let mut routed_input = None;
-        if let Some((tool, input)) = route {
-            if !ctx.harness {
-                ctx.policy.admit(tool)?;
-            }
-            *ran = tools::find(tool).expect("a route names a registered tool");
-            routed_input = Some(input);
-        }
-        let own_call = alias.filter(|a| a.has_call() && routed_input.is_none());
-        // The hooks of every tool that runs (SPEC 31.4), decided before anything runs.
-        let runs = match (own_call, &input) {
-            (Some(a), Some(input)) => a.tools_run(ctx, input),
-            _ => vec![ran.name()],
-        };
+        let mut plan = self.plan(ctx, alias, input.as_ref())?;
+        let judged = alias.and_then(|a| a.declared_effect()).unwrap_or(effect);
         if let Some(given) = given {
-            hooks::pre(ctx, self.name(), &runs, given)?;
+            let fixed = entry.command.as_deref();
+            let approved = if permit::active(&ctx.policy) {
+                permit::check(
+                    ctx,
+                    &plan.seen(self.name(), json.as_ref(), given, judged, fixed),
+                    approval,
+                )?
+            } else {
+                false
+            };
+            // The pre hooks see only a call the rules let through, or that was approved.
+            let said = hooks::pre(ctx, self.name(), &plan.runs, given)?;
+            if let Some(why) = &said.ask
+                && !approved
+            {
+                let seen = plan.seen(self.name(), json.as_ref(), given, judged, fixed);
+                permit::hook_asks(ctx, &seen, approval, why)?;
+            }
+            trace.context = said.context;
+            if let Some(updated) = said.updated_input {
+                // A hook's input is validated again; a bad one runs nothing (SPEC 29).
+                let again = self.ready(updated.clone(), true)?;
+                if plain && let Err(e) = &again.parsed {
+                    return Err(e.clone());
+                }
+                plan = self.plan(ctx, alias, again.input.as_ref())?;
+                let seen = plan.seen(self.name(), again.json.as_ref(), &updated, judged, fixed);
+                permit::recheck(ctx, &seen)?;
+                (input, json, parsed) = (again.input, again.json, again.parsed);
+            }
         }
-        let result = match (routed_input, own_call, input) {
+        let _ = &json;
+        let Plan {
+            routed,
+            own_call,
+            runs,
+        } = plan;
+        trace.started = true;
+        let result = match (routed, own_call, input) {
             // Routed: another tool, another input, parsed by that tool.
-            (Some(routed), _, _) => ran.call(ctx, routed),
+            (Some((tool, routed)), _, _) => {
+                trace.ran = tools::find(tool).expect("a route names a registered tool");
+                trace.ran.call(ctx, routed)
+            }
             // The agent's tool is more than one call of ours, or needs the session.
             (None, Some(a), Some(input)) => {
                 let mut name = a.tool;
                 let result = a.run(ctx, input, &mut name);
-                *ran = tools::find(name).unwrap_or(*ran);
+                trace.ran = tools::find(name).unwrap_or(trace.ran);
                 result
             }
-            _ => parsed.and_then(|p| ran.run_parsed(ctx, p)),
+            _ => parsed.and_then(|p| trace.ran.run_parsed(ctx, p)),
         };
-        *used = Some(runs);
-        limits::settle(result, &entry, ran.name(), &ctx.control)
+        trace.used = Some(runs);
+        limits::settle(result, &entry, trace.ran.name(), &ctx.control)
+    }
+
+    /// Where the call goes: another of our tools (an alias's route, offered by the catalog),
+    /// an agent's call of its own, and the tools whose hooks apply (SPEC 24.7, 31.4), decided
+    /// before anything runs.
+    fn plan(
+        &self,
+        ctx: &Ctx,
+        alias: Option<&'static Alias>,
+        input: Option<&Value>,
+    ) -> Result<Plan> {
+        let routed = match (alias, input) {
+            (Some(a), Some(input)) => a.routed(ctx, input)?,
+            _ => None,
+        };
+        if let Some((tool, _)) = &routed
+            && !ctx.harness
+        {
+            ctx.policy.admit(tool)?;
+        }
+        let own_call = alias.filter(|a| a.has_call() && routed.is_none());
+        let runs = match (own_call, input, &routed) {
+            (_, _, Some((tool, _))) => vec![*tool],
+            (Some(a), Some(input), None) => a.tools_run(ctx, input),
+            _ => vec![self.tool.name()],
+        };
+        Ok(Plan {
+            routed,
+            own_call,
+            runs,
+        })
+    }
+}
+
+/// Where a call goes, decided before it runs.
+struct Plan {
+    routed: Option<(&'static str, Value)>,
+    own_call: Option<&'static Alias>,
+    runs: Vec<&'static str>,
+}
+
+impl Plan {
+    /// The call as the permission step sees it.
+    fn seen<'a>(
+        &'a self,
+        called: &'a str,
+        json: Option<&'a Value>,
+        given: &'a Value,
+        effect: Effect,
+        fixed_command: Option<&'a str>,
+    ) -> permit::Call<'a> {
+        permit::Call {
+            called,
+            runs: &self.runs,
+            input: self.routed.as_ref().map(|(_, v)| v).or(json),
+            given,
+            effect,
+            fixed_command,
+        }
     }
 }
 

@@ -10,6 +10,7 @@
 pub mod grammar;
 pub mod hooks;
 pub mod limits;
+pub mod permit;
 pub mod print;
 pub use crate::policy::project;
 

@@ -44,11 +44,13 @@ pub enum Code {
     SandboxUnavailable,
     ToolDisabled,
     BlockedByHook,
+    DeniedByRule,
+    ApprovalRequired,
 }
 
 impl Code {
     /// Every code, in SPEC 3's order.
-    pub const ALL: [Code; 32] = [
+    pub const ALL: [Code; 34] = [
         Code::InvalidInput,
         Code::UnknownTool,
         Code::NotFound,
@@ -81,6 +83,8 @@ impl Code {
         Code::SandboxUnavailable,
         Code::ToolDisabled,
         Code::BlockedByHook,
+        Code::DeniedByRule,
+        Code::ApprovalRequired,
     ];
 
     /// The code named `s` (`"not_found"`), if the contract has it.
@@ -122,6 +126,8 @@ impl Code {
             Code::SandboxUnavailable => "sandbox_unavailable",
             Code::ToolDisabled => "tool_disabled",
             Code::BlockedByHook => "blocked_by_hook",
+            Code::DeniedByRule => "denied_by_rule",
+            Code::ApprovalRequired => "approval_required",
         }
     }
 

@@ -31,6 +31,7 @@ pub mod loops;
 pub mod mkdir;
 pub mod move_file;
 pub mod notebook_edit;
+pub mod permissions;
 pub mod read;
 pub mod run;
 pub mod search;
@@ -70,6 +71,7 @@ pub static TOOLS: &[&dyn DynTool] = &[
     &loops::artifacts::CreatePhase,
     &loops::artifact::Artifact,
     &loops::ask_user::AskUser,
+    &permissions::Permissions,
 ];
 
 /// Tools registered through the library (SPEC 30.1), by the number `register` gave each: a

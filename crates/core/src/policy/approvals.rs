@@ -155,6 +155,17 @@ pub fn request(
     diff: Option<String>,
 ) -> Result<Pending> {
     let now = now()?;
+    let lock = StateLock::acquire(ctx)?;
+    let mut store = load(&lock)?;
+    store.pending.retain(|p| p.expires > secs(now));
+    // The same call asked again gets the approval already pending for it.
+    if let Some(p) = store
+        .pending
+        .iter()
+        .find(|p| p.tool == tool && &p.input == input)
+    {
+        return Ok(p.clone());
+    }
     let expires = secs(now) + TTL_SECS;
     let seed = format!(
         "{}\0{tool}\0{input}\0{:?}\0{}",
@@ -172,9 +183,6 @@ pub fn request(
         expires,
         diff,
     };
-    let lock = StateLock::acquire(ctx)?;
-    let mut store = load(&lock)?;
-    store.pending.retain(|p| p.expires > secs(now));
     store.pending.push(pending.clone());
     save(&lock, &store)?;
     Ok(pending)
