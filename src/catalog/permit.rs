@@ -132,7 +132,19 @@ fn command_of(input: &Value, fixed: Option<&str>) -> Option<String> {
 /// patch.
 fn paths_of(input: &Value) -> Vec<String> {
     let mut out = vec![];
-    for key in ["path", "from", "to"] {
+    // Ours, and the fields of an agent's call of its own (Claude Code's `file_path`, Gemini's
+    // `absolute_path`, ...), which is not translated before it runs.
+    for key in [
+        "path",
+        "from",
+        "to",
+        "file_path",
+        "notebook_path",
+        "absolute_path",
+        "dir_path",
+        "source",
+        "destination",
+    ] {
         if let Some(p) = input.get(key).and_then(Value::as_str) {
             out.push(p.to_string());
         }

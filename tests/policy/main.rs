@@ -6,6 +6,7 @@ mod catalog;
 mod dialects;
 mod hook_arguments;
 mod named_hints;
+mod permissions;
 mod seed_names;
 
 use std::path::{Path, PathBuf};
