@@ -279,3 +279,32 @@ fn run_starts_its_helpers_from_the_named_binary() {
     let done = tools.call("jobs", json!({"action": "output", "id": id, "block": true}));
     assert!(done.output.contains("later"), "{}", done.output);
 }
+
+/// SPEC 29 through the library: the mode, `approval_required` with its approval, and
+/// `call_approved` for that exact call, once.
+#[test]
+fn approvals_round_trip_through_the_toolbox() {
+    let s = Scratch::new();
+    s.catalog("[permissions]\ndeny = [\"Write(/secret*)\"]\n");
+    let tools = s.builder().permission_mode("ask").build().unwrap();
+    let input = json!({"path": "a.txt", "content": "hi\n"});
+    let env = tools.call("write", input.clone());
+    let err = env.error.unwrap();
+    assert_eq!(err.code, "approval_required");
+    let approval = &err.extra["approval"];
+    assert_eq!(approval["summary"], "write: a.txt (+1 -0)");
+    assert!(!s.root.join("a.txt").exists());
+    let id = approval["id"].as_str().unwrap();
+    assert!(tools.call_approved("write", input.clone(), id).ok);
+    assert_eq!(s.read("a.txt"), "hi\n");
+    let again = tools.call_approved("write", input, id);
+    assert_eq!(again.error.unwrap().code, "approval_required");
+    let denied = tools.call("write", json!({"path": "secret.txt", "content": "x"}));
+    assert_eq!(denied.error.unwrap().extra["rule"], "Write(/secret*)");
+    let bad = s
+        .builder()
+        .permission_mode("sometimes")
+        .build()
+        .unwrap_err();
+    assert_eq!(bad.extra()["field"], "permission_mode");
+}

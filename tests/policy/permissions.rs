@@ -718,6 +718,32 @@ fn bad_rules_are_catalog_problems() {
     assert!(text.contains("[permissions] allow"), "{text}");
     assert!(text.contains("unknown key `maybe`"), "{text}");
     run_cmd(&env, &file, &[], "true").assert_err("invalid_input");
+    // A good one is printed back by `catalog`, with the mode in force.
+    let good = catalog(
+        &env,
+        "[permissions]\nask = [\"Bash(git push:*)\"]\n[[hooks.post_failure]]\ncommand = \"true\"\n",
+    );
+    let printed = with(
+        &env,
+        &good,
+        &["--permission-mode", "acceptEdits", "catalog"],
+        "",
+    );
+    assert!(
+        printed.stdout.contains("# mode: accept-edits"),
+        "{}",
+        printed.stdout
+    );
+    assert!(
+        printed.stdout.contains("ask = [\"Bash(git push:*)\"]"),
+        "{}",
+        printed.stdout
+    );
+    assert!(
+        printed.stdout.contains("[[hooks.post_failure]]"),
+        "{}",
+        printed.stdout
+    );
 }
 
 /// README's approval loop (examples/approve.sh), run as a harness runs it, with the person's
