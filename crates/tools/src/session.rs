@@ -233,19 +233,20 @@ fn show(ctx: &Ctx, lock: &StateLock, completed: Option<loops::Completion>) -> Re
         "Todos: {} pending, {} in progress, {} completed\nUndo depth: {undo_depth}\nRunning jobs: {jobs_running}\n",
         todos["pending"], todos["in_progress"], todos["completed"]
     ));
-    out.push_str(&format!(
-        "Permission mode: {}\nGranted rules: {}\nPending approvals: {}\n",
-        serde_json::to_value(policy.mode)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default(),
-        if permits.granted.is_empty() {
-            "none".to_string()
-        } else {
-            permits.granted.join(", ")
-        },
-        pending.len()
-    ));
+    // Said only where there is something to say: a mode other than default, grants, approvals.
+    let mode = serde_json::to_value(policy.mode).unwrap_or_default();
+    if mode != "default" || !permits.granted.is_empty() || !pending.is_empty() {
+        out.push_str(&format!(
+            "Permission mode: {}\nGranted rules: {}\nPending approvals: {}\n",
+            mode.as_str().unwrap_or(""),
+            if permits.granted.is_empty() {
+                "none".to_string()
+            } else {
+                permits.granted.join(", ")
+            },
+            pending.len()
+        ));
+    }
     for p in &pending {
         out.push_str(&format!(
             "  {} {} (expires {})\n",
