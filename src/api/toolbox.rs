@@ -412,6 +412,26 @@ impl Toolbox {
         Envelope::from_internal(call::run_named(&g, name, input))
     }
 
+    /// A harness's own control call (SPEC 25.3), as `loopr-tool --harness TOOL` makes it: the
+    /// catalog's offer does not bind it (the sandbox, path rules and permission rules still
+    /// do). The way to the harness-only `permissions` tool (SPEC 29):
+    /// `control("permissions", json!({"action": "grant", "rule": "Bash(npm test:*)"}))`.
+    /// Needs a Toolbox built with [`ToolboxBuilder::harness`]; otherwise `tool_disabled`.
+    pub fn control(&self, name: &str, input: Value) -> Envelope {
+        let g = &self.globals;
+        let found = match crate::dispatch::find(&g.policy, name) {
+            Err(e) if g.harness && e.code == crate::error::Code::ToolDisabled => {
+                crate::dispatch::unrestricted(name).ok_or(e)
+            }
+            found => found,
+        };
+        let env = match found {
+            Ok(r) => r.prepare(&g.policy, input).run(g),
+            Err(e) => internal::Envelope::failure(name, e, &[]),
+        };
+        Envelope::from_internal(env)
+    }
+
     /// As [`Toolbox::call`], with a typed input (see [`inputs`](crate::inputs)): the tool is
     /// `I::TOOL`, and the input is sent as the JSON it serialises to, absent fields left out.
     pub fn call_typed<I: ToolInput>(&self, input: I) -> Envelope {
