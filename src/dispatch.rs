@@ -3,7 +3,9 @@
 //! policy (SPEC 19) is applied here, once: which names exist, their limits and their hooks.
 
 use crate::catalog::Admission;
-use crate::catalog::{COMMAND_TOOL, Exposure, Policy, READ_ONLY_CALLS, hooks, limits, permit};
+use crate::catalog::{
+    COMMAND_TOOL, Exposure, HARNESS_TOOLS, Policy, READ_ONLY_CALLS, hooks, limits, permit,
+};
 use crate::context::{CallPolicy, Ctx, Globals};
 use crate::control::Control;
 use crate::dialects::{self, Alias};
@@ -363,7 +365,7 @@ impl Resolved {
             warnings,
             alias,
             mut input,
-            mut json,
+            json,
             mut parsed,
         } = ready?;
         warnings.into_iter().for_each(|w| ctx.warn(w));
@@ -393,40 +395,19 @@ impl Resolved {
             dialect: alias.map(|a| a.agent.word()),
         };
         let mut plan = self.plan(ctx, alias, input.as_ref())?;
-        let judged = alias.and_then(|a| a.declared_effect()).unwrap_or(effect);
         if let Some(given) = given {
-            let fixed = entry.command.as_deref();
-            let approved = if permit::active(&ctx.policy) {
-                permit::check(
-                    ctx,
-                    &plan.seen(self.name(), json.as_ref(), given, judged, fixed),
-                    approval,
-                )?
-            } else {
-                false
+            let gate = Gate {
+                given,
+                approval,
+                alias,
+                plain,
+                judged: alias.and_then(|a| a.declared_effect()).unwrap_or(effect),
+                fixed: entry.command.as_deref(),
             };
-            // The pre hooks see only a call the rules let through, or that was approved.
-            let said = hooks::pre(ctx, self.name(), &plan.runs, given)?;
-            if let Some(why) = &said.ask
-                && !approved
-            {
-                let seen = plan.seen(self.name(), json.as_ref(), given, judged, fixed);
-                permit::hook_asks(ctx, &seen, approval, why)?;
-            }
-            trace.context = said.context;
-            if let Some(updated) = said.updated_input {
-                // A hook's input is validated again; a bad one runs nothing (SPEC 29).
-                let again = self.ready(updated.clone(), true)?;
-                if plain && let Err(e) = &again.parsed {
-                    return Err(e.clone());
-                }
-                plan = self.plan(ctx, alias, again.input.as_ref())?;
-                let seen = plan.seen(self.name(), again.json.as_ref(), &updated, judged, fixed);
-                permit::recheck(ctx, &seen)?;
-                (input, json, parsed) = (again.input, again.json, again.parsed);
+            if let Some(again) = self.gate(ctx, &gate, &mut plan, json.as_ref(), trace)? {
+                (input, parsed) = (again.input, again.parsed);
             }
         }
-        let _ = &json;
         let Plan {
             routed,
             own_call,
@@ -450,6 +431,50 @@ impl Resolved {
         };
         trace.used = Some(runs);
         limits::settle(result, &entry, trace.ran.name(), &ctx.control)
+    }
+
+    /// The permission step, then the pre hooks (SPEC 29): the rules and the mode decide (a
+    /// call that needs approval runs only under one), and the pre hooks see only a call they
+    /// let through. A hook's `ask` needs an approval too; its `updatedInput` is made ready and
+    /// validated again, and returned (a deny rule still holds it).
+    fn gate(
+        &self,
+        ctx: &mut Ctx,
+        gate: &Gate,
+        plan: &mut Plan,
+        json: Option<&Value>,
+        trace: &mut Trace,
+    ) -> Result<Option<Ready>> {
+        let called = self.name();
+        // The harness's own `permissions` calls are how it answers the person's decisions:
+        // a mode that asks must not ask about them.
+        let gated = !HARNESS_TOOLS.contains(&self.tool.name());
+        let approved = gated
+            && permit::active(&ctx.policy)
+            && permit::check(ctx, &plan.seen(called, json, gate), gate.approval)?;
+        let said = hooks::pre(ctx, called, &plan.runs, gate.given)?;
+        if let Some(why) = &said.ask
+            && !approved
+        {
+            permit::hook_asks(ctx, &plan.seen(called, json, gate), gate.approval, why)?;
+        }
+        trace.context = said.context;
+        let Some(updated) = said.updated_input else {
+            return Ok(None);
+        };
+        let again = self.ready(updated.clone(), true)?;
+        if gate.plain
+            && let Err(e) = &again.parsed
+        {
+            return Err(e.clone());
+        }
+        *plan = self.plan(ctx, gate.alias, again.input.as_ref())?;
+        let now = Gate {
+            given: &updated,
+            ..*gate
+        };
+        permit::recheck(ctx, &plan.seen(called, again.json.as_ref(), &now))?;
+        Ok(Some(again))
     }
 
     /// Where the call goes: another of our tools (an alias's route, offered by the catalog),
@@ -484,6 +509,21 @@ impl Resolved {
     }
 }
 
+/// What the permission step and the pre hooks know of a call.
+#[derive(Clone, Copy)]
+struct Gate<'a> {
+    /// The input as the caller gave it.
+    given: &'a Value,
+    approval: Option<&'a str>,
+    alias: Option<&'static Alias>,
+    /// Not an alias that routes or makes a call of its own: the tool's parse validates it.
+    plain: bool,
+    /// What the call does, as the rules judge it.
+    judged: Effect,
+    /// A command tool's fixed command.
+    fixed: Option<&'a str>,
+}
+
 /// Where a call goes, decided before it runs.
 struct Plan {
     routed: Option<(&'static str, Value)>,
@@ -497,17 +537,15 @@ impl Plan {
         &'a self,
         called: &'a str,
         json: Option<&'a Value>,
-        given: &'a Value,
-        effect: Effect,
-        fixed_command: Option<&'a str>,
+        gate: &Gate<'a>,
     ) -> permit::Call<'a> {
         permit::Call {
             called,
             runs: &self.runs,
             input: self.routed.as_ref().map(|(_, v)| v).or(json),
-            given,
-            effect,
-            fixed_command,
+            given: gate.given,
+            effect: gate.judged,
+            fixed_command: gate.fixed,
         }
     }
 }

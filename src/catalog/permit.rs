@@ -384,3 +384,35 @@ fn edit_diff(ctx: &Ctx, input: &Value) -> Option<String> {
     let data = done.data.into_value(&[]);
     data.get("diff")?.as_str().map(str::to_string)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_patch_names_every_file_it_touches() {
+        let patch = "*** Begin Patch\n*** Update File: a.rs\n*** Move to: b.rs\n@@\n-x\n+y\n*** Add File: c.rs\n+z\n*** Delete File: d.rs\n*** End Patch\n";
+        assert_eq!(
+            paths_of(&json!({"patch": patch})),
+            ["a.rs", "b.rs", "c.rs", "d.rs"]
+        );
+        let codex = json!({"command": ["apply_patch", patch]});
+        assert_eq!(paths_of(&codex).len(), 4);
+        assert_eq!(counts("--- a/x\n+++ b/x\n@@\n a\n-b\n+c\n+d\n"), (2, 1));
+    }
+
+    #[test]
+    fn a_command_tool_is_its_fixed_command_and_quoted_args() {
+        let input = json!({"args": ["-p", "a b"]});
+        assert_eq!(
+            command_of(&input, Some("cargo test")).unwrap(),
+            "cargo test -p 'a b'"
+        );
+        assert_eq!(
+            command_of(&json!({"command": ["git", "push"]}), None).unwrap(),
+            "git push"
+        );
+        assert_eq!(one_line("a\n  b"), "a b");
+    }
+}

@@ -1,7 +1,7 @@
 //! SPEC 29: permission modes, Claude Code's rules, approvals, and hooks that decide. Every
 //! "nothing ran" is checked on disk: the calls under test would create or change a file.
 
-use super::{catalog, with};
+use super::{by_id, catalog, mcp, with};
 use serde_json::{Value, json};
 use std::io::Write as _;
 use std::process::Stdio;
@@ -324,8 +324,9 @@ fn modes_decide_where_no_rule_does() {
 fn a_granted_rule_lets_the_session_run_what_the_mode_would_ask() {
     let env = Env::new();
     let file = catalog(&env, &perms(&[], &["run(touch held*)"], &[]));
+    // The harness's own calls are not asked about, whatever the mode.
     let harness = |args: &[&str]| {
-        let mut a = vec!["--harness", "permissions"];
+        let mut a = vec!["--harness", "--permission-mode", "ask", "permissions"];
         a.extend(args);
         with(&env, &file, &a, "")
     };
@@ -441,46 +442,15 @@ fn call_and_batch_carry_their_own_approvals() {
     assert!(env.path("b1").exists() && !env.path("b2").exists());
 }
 
-fn mcp(env: &Env, file: &std::path::Path, calls: &[Value]) -> Vec<Value> {
-    let mut child = env
-        .std_cmd()
-        .arg("--config")
-        .arg(file)
-        .arg("mcp")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    {
-        let mut stdin = child.stdin.take().unwrap();
-        let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}});
-        writeln!(stdin, "{init}").unwrap();
-        writeln!(
-            stdin,
-            "{}",
-            json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
-        )
-        .unwrap();
-        for c in calls {
-            writeln!(stdin, "{c}").unwrap();
-        }
-    }
-    let out = child.wait_with_output().unwrap();
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect()
-}
-
 /// mcp: an isError result carrying the approval (no elicitation); `_meta.approval` runs it.
 #[test]
 fn mcp_answers_is_error_with_the_approval() {
     let env = Env::new();
     let file = catalog(&env, &perms(&[], &["run(touch *)"], &[]));
     let call = |id: i64, meta: Value| json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "run", "arguments": {"command": "touch m"}, "_meta": meta}});
-    let r = mcp(&env, &file, &[call(1, json!({}))]);
-    let result = &r.iter().find(|r| r["id"] == 1).unwrap()["result"];
+    let config = ["--config", file.to_str().unwrap()];
+    let r = mcp(&env, &config, &[call(1, json!({}))]);
+    let result = &by_id(&r, 1)["result"];
     assert_eq!(result["isError"], true);
     let text = result["content"][0]["text"].as_str().unwrap();
     assert!(text.contains("needs the person's approval"), "{text}");
@@ -490,11 +460,8 @@ fn mcp_answers_is_error_with_the_approval() {
         .find(|w| w.starts_with("ap-"))
         .unwrap()
         .to_string();
-    let r = mcp(&env, &file, &[call(2, json!({"approval": approval_id}))]);
-    assert_eq!(
-        r.iter().find(|r| r["id"] == 2).unwrap()["result"]["isError"],
-        false
-    );
+    let r = mcp(&env, &config, &[call(2, json!({"approval": approval_id}))]);
+    assert_eq!(by_id(&r, 2)["result"]["isError"], false);
     assert!(env.path("m").exists());
 }
 
