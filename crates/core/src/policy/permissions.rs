@@ -14,6 +14,10 @@
 //! is, and held when any part is. Paths follow gitignore: `/x` from the root, `//x` absolute,
 //! `~/x` under the home directory, a name without a slash at any depth, a directory covering
 //! what is inside it.
+//!
+//! Cost (bench/permissions.sh, medians of 2,000 interleaved runs): a `read` under 12 rules
+//! +0.047 ms (0.969 → 1.017 ms); a `run` in ask mode let through by a session grant, which reads
+//! the session's state, +0.067 ms.
 
 use super::Mode;
 use std::path::{Path, PathBuf};
@@ -370,7 +374,8 @@ fn path_tokens(pattern: &str) -> Vec<Tok> {
 
 /// Whether `tokens` match all of `text`. Dynamic programming over (token, byte), so no pattern
 /// can make it take longer than their product (a backtracking matcher is exponential in the
-/// stars); no regex is compiled, which cost 50 µs a rule on every call.
+/// stars); no regex is compiled: compiling one per rule per call made a `read` under 12 rules
+/// 0.69 ms slower, the table 0.05 ms (bench/permissions.sh).
 fn glob_match(tokens: &[Tok], text: &[u8]) -> bool {
     let n = text.len();
     // `next[j]`: tokens[i + 1..] match text[j..].
