@@ -85,6 +85,9 @@ _loopr__tool() {
             loopr__tool,notebook_edit)
                 cmd="loopr__tool__subcmd__notebook_edit"
                 ;;
+            loopr__tool,permissions)
+                cmd="loopr__tool__subcmd__permissions"
+                ;;
             loopr__tool,query)
                 cmd="loopr__tool__subcmd__query"
                 ;;
@@ -196,6 +199,9 @@ _loopr__tool() {
             loopr__tool__subcmd__help,notebook_edit)
                 cmd="loopr__tool__subcmd__help__subcmd__notebook_edit"
                 ;;
+            loopr__tool__subcmd__help,permissions)
+                cmd="loopr__tool__subcmd__help__subcmd__permissions"
+                ;;
             loopr__tool__subcmd__help,query)
                 cmd="loopr__tool__subcmd__help__subcmd__query"
                 ;;
@@ -245,7 +251,7 @@ _loopr__tool() {
 
     case "${cmd}" in
         loopr__tool)
-            opts="-h -V --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --sandbox --format --pretty --config --profile --hub --harness --client --read-only --help --version read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help"
+            opts="-h -V --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --sandbox --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help --version read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -287,6 +293,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -295,7 +309,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__apply_patch)
-            opts="-h --patch --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --patch --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -337,6 +351,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -345,7 +367,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__artifact)
-            opts="-h --kind --name --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --kind --name --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -391,6 +413,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -399,7 +429,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__ask_user)
-            opts="-h --question --options --multi-select --no-multi-select --timeout-ms --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --question --options --multi-select --no-multi-select --timeout-ms --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -449,6 +479,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -457,7 +495,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__batch)
-            opts="-h --result-format --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --result-format --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -496,6 +534,14 @@ _loopr__tool() {
                     return 0
                     ;;
                 --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -507,7 +553,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__call)
-            opts="-h --result-format --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --result-format --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -549,6 +595,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -557,7 +611,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__catalog)
-            opts="-h --check --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --check --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -599,6 +653,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -607,7 +669,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__complete_task)
-            opts="-h --summary --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --summary --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -649,6 +711,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -657,7 +727,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__create_phase)
-            opts="-h --name --title --objective --tasks --validation-command --replace --no-replace --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --name --title --objective --tasks --validation-command --replace --no-replace --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -715,6 +785,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -723,7 +801,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__create_plan)
-            opts="-h --name --title --overview --specs --replace --no-replace --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --name --title --overview --specs --replace --no-replace --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -777,6 +855,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -785,7 +871,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__create_spec)
-            opts="-h --name --title --overview --phases --replace --no-replace --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --name --title --overview --phases --replace --no-replace --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -839,6 +925,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -847,7 +941,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__delete)
-            opts="-h --path --recursive --no-recursive --permanent --no-permanent --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --path --recursive --no-recursive --permanent --no-permanent --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -893,6 +987,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -901,7 +1003,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__edit)
-            opts="-h --path --old-string --new-string --replace-all --no-replace-all --expected-replacements --start-line --end-line --expected --insert-line --edits --dry-run --no-dry-run --symbol --part --insert-before-symbol --insert-after-symbol --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --path --old-string --new-string --replace-all --no-replace-all --expected-replacements --start-line --end-line --expected --insert-line --edits --dry-run --no-dry-run --symbol --part --insert-before-symbol --insert-after-symbol --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -995,6 +1097,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1003,7 +1113,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__fetch)
-            opts="-h --url --mode --selector --max-length --start-index --timeout-ms --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --url --mode --selector --max-length --start-index --timeout-ms --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1065,6 +1175,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1073,7 +1191,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__glob)
-            opts="-h --pattern --path --limit --sort --case-sensitive --no-case-sensitive --hidden --no-hidden --no-ignore --no-no-ignore --respect-git-ignore --no-respect-git-ignore --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --pattern --path --limit --sort --case-sensitive --no-case-sensitive --hidden --no-hidden --no-ignore --no-no-ignore --respect-git-ignore --no-respect-git-ignore --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1131,6 +1249,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1139,7 +1265,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__grep)
-            opts="-i -I -n -N -A -B -C -h --pattern --path --glob --type --output-mode --no-i --no-n --multiline --no-multiline --fixed-strings --no-fixed-strings --head-limit --offset --hidden --no-hidden --no-ignore --no-no-ignore --structural --no-structural --language --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-i -I -n -N -A -B -C -h --pattern --path --glob --type --output-mode --no-i --no-n --multiline --no-multiline --fixed-strings --no-fixed-strings --head-limit --offset --hidden --no-hidden --no-ignore --no-no-ignore --structural --no-structural --language --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1225,6 +1351,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1233,7 +1367,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__help)
-            opts="read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help"
+            opts="read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1568,6 +1702,20 @@ _loopr__tool() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        loopr__tool__subcmd__help__subcmd__permissions)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         loopr__tool__subcmd__help__subcmd__query)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1765,7 +1913,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__inbox)
-            opts="-h --action --id --text --selected --offset --timeout-ms --sessions --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --action --id --text --selected --offset --timeout-ms --sessions --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1831,6 +1979,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1839,7 +1995,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__jobs)
-            opts="-h --action --id --chars --offset --block --no-block --timeout-ms --filter --until --since-last --no-since-last --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --action --id --chars --offset --block --no-block --timeout-ms --filter --until --since-last --no-since-last --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1905,6 +2061,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1913,7 +2077,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__map)
-            opts="-h --path --tokens --focus --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --path --tokens --focus --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1967,6 +2131,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1975,7 +2147,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__mcp)
-            opts="-h --structured --http --token-env --no-auth --session-idle-s --allow-host --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --structured --http --token-env --no-auth --session-idle-s --allow-host --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2029,6 +2201,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2037,7 +2217,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__mkdir)
-            opts="-h --path --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --path --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2083,6 +2263,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2091,7 +2279,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__move)
-            opts="-h --from --to --overwrite --no-overwrite --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --from --to --overwrite --no-overwrite --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2137,6 +2325,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2145,7 +2341,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__notebook_edit)
-            opts="-h --path --cell-id --new-source --cell-type --edit-mode --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --path --cell-id --new-source --cell-type --edit-mode --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2207,6 +2403,76 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        loopr__tool__subcmd__permissions)
+            opts="-h --action --rule --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --action)
+                    COMPREPLY=($(compgen -W "list grant revoke" -- "${cur}"))
+                    return 0
+                    ;;
+                --rule)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "json text" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --hub)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2215,7 +2481,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__query)
-            opts="-h --to --question --timeout-ms --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --to --question --timeout-ms --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2265,6 +2531,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2273,7 +2547,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__read)
-            opts="-h --path --paths --offset --limit --line-range --pages --around-line --indentation --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --path --paths --offset --limit --line-range --pages --around-line --indentation --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2347,6 +2621,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2355,7 +2637,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__rewrite)
-            opts="-h --pattern --rewrite --path --glob --language --dry-run --no-dry-run --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --pattern --rewrite --path --glob --language --dry-run --no-dry-run --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2417,6 +2699,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2425,7 +2715,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__run)
-            opts="-h --command --timeout-ms --cwd --env --stdin --background --no-background --interactive --no-interactive --tty --no-tty --rows --cols --network --sandbox --sandbox-fallback --description --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --command --timeout-ms --cwd --env --stdin --background --no-background --interactive --no-interactive --tty --no-tty --rows --cols --network --sandbox --sandbox-fallback --description --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2507,6 +2797,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2515,7 +2813,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__schema)
-            opts="-h --for --strict --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --for --strict --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2557,6 +2855,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2565,7 +2871,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__search)
-            opts="-h --query --max-results --allowed-domains --blocked-domains --timeout-ms --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --query --max-results --allowed-domains --blocked-domains --timeout-ms --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2623,6 +2929,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2631,7 +2945,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__session)
-            opts="-h --action --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --action --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2673,6 +2987,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2681,7 +3003,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__share)
-            opts="-h --to --data-type --data --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --to --data-type --data --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2731,6 +3053,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2739,7 +3069,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__stat)
-            opts="-h --path --paths --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --path --paths --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2789,6 +3119,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2797,7 +3135,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__symbols)
-            opts="-h --path --paths --action --name --scope --kinds --depth --limit --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --path --paths --action --name --scope --kinds --depth --limit --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2871,6 +3209,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2879,7 +3225,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__todo)
-            opts="-h --action --todos --content --items --id --status --active-form --task --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --action --todos --content --items --id --status --active-form --task --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2949,6 +3295,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2957,7 +3311,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__tree)
-            opts="-h --path --depth --hidden --no-hidden --no-ignore --no-no-ignore --limit --exclude --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --path --depth --hidden --no-hidden --no-ignore --no-no-ignore --limit --exclude --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3015,6 +3369,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3023,7 +3385,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__undo)
-            opts="-h --path --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --path --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3069,6 +3431,14 @@ _loopr__tool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3077,7 +3447,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__write)
-            opts="-h --path --content --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --help"
+            opts="-h --path --content --file-path --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3124,6 +3494,14 @@ _loopr__tool() {
                     return 0
                     ;;
                 --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "default read-only accept-edits bypass ask plan acceptEdits bypassPermissions" -- "${cur}"))
+                    return 0
+                    ;;
+                --approve)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_loopr_tool_global_optspecs
-    string join \n root= session= state-dir= no-sandbox no-read-check allow-private allow-dangerous sandbox= format= pretty config= profile= hub= harness client= read-only h/help V/version
+    string join \n root= session= state-dir= no-sandbox no-read-check allow-private allow-dangerous sandbox= format= pretty config= profile= hub= harness client= read-only permission-mode= approve= h/help V/version
 end
 
 function __fish_loopr_tool_needs_command
@@ -36,6 +36,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l config -d 'The ca
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -76,6 +85,7 @@ complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "create_spec" 
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "create_phase" -d 'Hand over a phase: its tasks and validation command'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "artifact" -d 'Read a plan, spec or phase handed over by a loop'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "ask_user" -d 'Ask the person running this loop a question and wait for the answer'
+complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "permissions" -d 'A harness\'s call: grant, list or revoke the session\'s permission rules'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "schema" -d 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "call" -d 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call'
 complete -c loopr-tool -n "__fish_loopr_tool_needs_command" -f -a "batch" -d 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
@@ -100,6 +110,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l config -d
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand read" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -120,6 +139,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l config -
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand write" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -152,6 +180,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l config -d
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l replace-all -d 'Replace every occurrence of old_string (default false). Not with `edits`: set it per edit.'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l no-replace-all -d 'Sets replace_all to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand edit" -l dry-run -d 'Show the diff the edit would make, without writing anything (default false).'
@@ -174,6 +211,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand apply_patch" -l co
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand apply_patch" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand apply_patch" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand apply_patch" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand apply_patch" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand apply_patch" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand apply_patch" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand apply_patch" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand apply_patch" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -193,6 +239,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l config -d
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l overwrite -d 'Replace an existing file at `to` (never a directory); that file must have been read. [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l no-overwrite -d 'Sets overwrite to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand move" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
@@ -214,6 +269,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l config 
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l recursive -d 'Delete a directory with everything in it (an empty one needs no flag). [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l no-recursive -d 'Sets recursive to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand delete" -l permanent -d 'Delete for good instead of into the trash: cannot be undone. Required over 256 MiB. [default: false]'
@@ -237,6 +301,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l config -
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mkdir" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -263,6 +336,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l 
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand notebook_edit" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -283,6 +365,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l config -d
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand stat" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -307,6 +398,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l config -d
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l case-sensitive -d 'Match case-sensitively (Gemini CLI\'s field); false matches `*.RS` to `a.rs`. [default: true]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l no-case-sensitive -d 'Sets case_sensitive to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand glob" -l hidden -d 'Also match hidden files and directories. [default: false]'
@@ -346,6 +446,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -l config -d
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -s i -d 'Case-insensitive matching. [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -s I -l no-i -d 'Sets -i to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand grep" -s n -d 'Line numbers in content output. [default: true]'
@@ -382,6 +491,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l config -d
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l hidden -d 'Also show hidden files and directories. [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l no-hidden -d 'Sets hidden to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand tree" -l no-ignore -d 'Do not honour .gitignore, .ignore and .rgignore files. [default: false]'
@@ -414,6 +532,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand symbols" -l config
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand symbols" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand symbols" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand symbols" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand symbols" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand symbols" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand symbols" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand symbols" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand symbols" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -435,6 +562,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand map" -l config -d 
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand map" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand map" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand map" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand map" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand map" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand map" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand map" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand map" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -458,6 +594,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand rewrite" -l config
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand rewrite" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand rewrite" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand rewrite" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand rewrite" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand rewrite" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand rewrite" -l dry-run -d 'Show what would change without writing. [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand rewrite" -l no-dry-run -d 'Sets dry_run to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand rewrite" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
@@ -486,6 +631,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l config -
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand fetch" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -508,6 +662,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l config 
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand search" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -539,6 +702,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l config -d 
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l background -d 'Start the command detached and return its job id at once; see `jobs`. [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l no-background -d 'Sets background to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand run" -l interactive -d 'With `background: true` only: keep the job\'s stdin open, so `jobs` action `write` can type into it later (a REPL, a prompt). `stdin` is still fed first. No terminal: the program sees a pipe. [default: false]'
@@ -574,6 +746,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l config -d
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l block -d 'output: wait for the job to end (or `timeout_ms`) before answering. Default false. [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l no-block -d 'Sets block to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand jobs" -l since-last -d 'output/wait without `offset`: start where the previous `since_last` call of this job stopped, so each call shows only what is new. Default false. [default: false]'
@@ -612,6 +793,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l config -d
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand todo" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -633,6 +823,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l config
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand session" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -652,6 +851,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l config -d
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand undo" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -670,6 +878,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l 
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand complete_task" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -690,6 +907,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l config -
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand share" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -710,6 +936,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l config -
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand query" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -737,6 +972,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l config -
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand inbox" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -758,6 +1002,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l co
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l replace -d 'Overwrite an existing plan of this name (otherwise that is invalid_input). [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l no-replace -d 'Sets replace to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_plan" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
@@ -781,6 +1034,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l co
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l replace -d 'Overwrite an existing spec of this name (otherwise that is invalid_input). [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l no-replace -d 'Sets replace to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_spec" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
@@ -805,6 +1067,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l c
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l replace -d 'Overwrite an existing phase of this name (otherwise that is invalid_input). [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l no-replace -d 'Sets replace to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand create_phase" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
@@ -828,6 +1099,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l confi
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand artifact" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -848,6 +1128,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand ask_user" -l confi
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand ask_user" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand ask_user" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand ask_user" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand ask_user" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand ask_user" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand ask_user" -l multi-select -d 'Whether several options may be picked. [default: false]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand ask_user" -l no-multi-select -d 'Sets multi_select to false'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand ask_user" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
@@ -858,6 +1147,36 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand ask_user" -l prett
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand ask_user" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand ask_user" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand ask_user" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand permissions" -l action -d '`list` (default), `grant` or `revoke`. [default: list]' -r -f -a "list\t''
+grant\t''
+revoke\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand permissions" -l rule -d 'grant: the allow rule (`Bash(npm test:*)`, `Edit(src/**)`); revoke: a granted rule or a pending approval\'s id.' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand permissions" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand permissions" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand permissions" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand permissions" -l format -d 'json: the envelope; text: `output` alone [env: LOOPR_FORMAT] [default: json]' -r -f -a "json\t''
+text\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand permissions" -l config -d 'The catalog: which tools are offered, their limits, path rules and hooks; a file inside the root is used only when named here [env: LOOPR_CONFIG] [default: $XDG_CONFIG_HOME/loopr/catalog.toml or ~/.config/loopr/catalog.toml]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand permissions" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand permissions" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand permissions" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand permissions" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand permissions" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand permissions" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand permissions" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand permissions" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand permissions" -l allow-dangerous -d 'run skips its destructive-command guard [env: LOOPR_ALLOW_DANGEROUS=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand permissions" -l pretty -d 'Indent the JSON'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand permissions" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand permissions" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand permissions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l for -d 'The shape of the definitions' -r -f -a "anthropic\t''
 openai\t''
 openai-responses\t''
@@ -871,6 +1190,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l config 
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l strict -d 'Schemas valid under OpenAI\'s strict function calling and Anthropic\'s strict tool use (every field required, optional ones nullable)'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand schema" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
@@ -892,6 +1220,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l config -d
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand call" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -912,6 +1249,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l config -
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand batch" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -933,6 +1279,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l config -d 
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l structured -d 'Declare an outputSchema per tool and add structuredContent {output, data} to results (env LOOPR_MCP_STRUCTURED=1)'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l no-auth -d 'Serve without a token: accepted only on a loopback address'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
@@ -953,6 +1308,15 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l config
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l profile -d 'The catalog profile (loop type) whose tools are offered [env: LOOPR_PROFILE]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l hub -d 'Where loops meet: a name, or a redis:// or rediss:// URL [env: LOOPR_HUB] [default: the catalog\'s [loops] hub, else the git repository, else the root]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l client -d 'The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp\'s clientInfo]' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l permission-mode -d 'default, read-only, accept-edits, bypass or ask (Claude Code\'s plan, acceptEdits, bypassPermissions too); over the profile\'s mode [env: LOOPR_PERMISSION_MODE]' -r -f -a "default\t''
+read-only\t''
+accept-edits\t''
+bypass\t''
+ask\t''
+plan\t''
+acceptEdits\t''
+bypassPermissions\t''"
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l approve -d 'Run this call under the approval ID an approval_required answer gave (for that exact input, once)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l no-sandbox -d 'Paths may leave the root [env: LOOPR_NO_SANDBOX=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l no-read-check -d 'write/edit do not require a prior read [env: LOOPR_NO_READ_CHECK=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l allow-private -d 'fetch may reach loopback and private addresses [env: LOOPR_FETCH_ALLOW_PRIVATE=1]'
@@ -961,40 +1325,41 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l pretty
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l harness -d 'A harness\'s own control call: the catalog\'s offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -l read-only -d 'Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]'
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand catalog" -s h -l help -d 'Print help'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "read" -d 'Read a text file with line numbers (also images, PDFs, notebooks, several files)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "write" -d 'Create or overwrite a file'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "edit" -d 'Replace text in a file'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "apply_patch" -d 'Apply a multi-file patch (Codex\'s apply_patch format)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "move" -d 'Move or rename a file or directory (undoable)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "delete" -d 'Delete a file or directory (undoable: it goes to a trash)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "mkdir" -d 'Create a directory (and its parents)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "notebook_edit" -d 'Replace, insert or delete a cell of a Jupyter notebook'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "stat" -d 'Describe files: type, size, mode, mtime, lines, encoding'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "glob" -d 'Find files by glob pattern, newest first'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "grep" -d 'Search file contents with a regex (ripgrep\'s engine)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "tree" -d 'Show a directory tree'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "symbols" -d 'Outline a file, or find where a name is defined or used (syntax trees, no server)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "map" -d 'The repository\'s most important definitions in a token budget'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "rewrite" -d 'Replace every match of a structural (syntax-tree) pattern across files'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "fetch" -d 'Fetch a web page as clean Markdown (http/https, public hosts only)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "search" -d 'Search the web (DuckDuckGo by default; Brave, Tavily or SearXNG when configured)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "run" -d 'Run a shell command (timeout, clean capped output, background jobs)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "jobs" -d 'List, page, wait for and kill the session\'s runs'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "todo" -d 'Keep this session\'s todo list (TodoWrite-style or step by step)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "session" -d 'Show or reset this session\'s state (reads, todos, undo, completion)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "undo" -d 'Undo this session\'s most recent change (write, edit, move, delete, mkdir)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "complete_task" -d 'Say this loop\'s task is done, with a summary'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "share" -d 'Send data to other loops\' inboxes'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "query" -d 'Ask another loop a question and wait for its answer'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "inbox" -d 'Read what other loops shared or asked; answer their questions'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "create_plan" -d 'Hand over a plan: its specs and their dependencies'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "create_spec" -d 'Hand over a spec: 3 to 7 phases'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "create_phase" -d 'Hand over a phase: its tasks and validation command'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "artifact" -d 'Read a plan, spec or phase handed over by a loop'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "ask_user" -d 'Ask the person running this loop a question and wait for the answer'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "schema" -d 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "call" -d 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "batch" -d 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "mcp" -d 'Serve every tool over the Model Context Protocol on stdio, or over Streamable HTTP with --http'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "catalog" -d 'Print the effective catalog as TOML (defaults merged, profile applied), or check a catalog file'
-complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user schema call batch mcp catalog help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "read" -d 'Read a text file with line numbers (also images, PDFs, notebooks, several files)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "write" -d 'Create or overwrite a file'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "edit" -d 'Replace text in a file'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "apply_patch" -d 'Apply a multi-file patch (Codex\'s apply_patch format)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "move" -d 'Move or rename a file or directory (undoable)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "delete" -d 'Delete a file or directory (undoable: it goes to a trash)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "mkdir" -d 'Create a directory (and its parents)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "notebook_edit" -d 'Replace, insert or delete a cell of a Jupyter notebook'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "stat" -d 'Describe files: type, size, mode, mtime, lines, encoding'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "glob" -d 'Find files by glob pattern, newest first'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "grep" -d 'Search file contents with a regex (ripgrep\'s engine)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "tree" -d 'Show a directory tree'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "symbols" -d 'Outline a file, or find where a name is defined or used (syntax trees, no server)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "map" -d 'The repository\'s most important definitions in a token budget'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "rewrite" -d 'Replace every match of a structural (syntax-tree) pattern across files'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "fetch" -d 'Fetch a web page as clean Markdown (http/https, public hosts only)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "search" -d 'Search the web (DuckDuckGo by default; Brave, Tavily or SearXNG when configured)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "run" -d 'Run a shell command (timeout, clean capped output, background jobs)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "jobs" -d 'List, page, wait for and kill the session\'s runs'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "todo" -d 'Keep this session\'s todo list (TodoWrite-style or step by step)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "session" -d 'Show or reset this session\'s state (reads, todos, undo, completion)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "undo" -d 'Undo this session\'s most recent change (write, edit, move, delete, mkdir)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "complete_task" -d 'Say this loop\'s task is done, with a summary'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "share" -d 'Send data to other loops\' inboxes'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "query" -d 'Ask another loop a question and wait for its answer'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "inbox" -d 'Read what other loops shared or asked; answer their questions'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "create_plan" -d 'Hand over a plan: its specs and their dependencies'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "create_spec" -d 'Hand over a spec: 3 to 7 phases'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "create_phase" -d 'Hand over a phase: its tasks and validation command'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "artifact" -d 'Read a plan, spec or phase handed over by a loop'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "ask_user" -d 'Ask the person running this loop a question and wait for the answer'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "permissions" -d 'A harness\'s call: grant, list or revoke the session\'s permission rules'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "schema" -d 'Print the tool definitions to hand a model (anthropic, openai, openai-responses or mcp format)'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "call" -d 'Run one tool call given on stdin: {"name", "input", "id"?}, a tool_use block, or an OpenAI tool call'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "batch" -d 'Run many tool calls (a JSON array or JSON Lines on stdin); read-only ones in parallel'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "mcp" -d 'Serve every tool over the Model Context Protocol on stdio, or over Streamable HTTP with --http'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "catalog" -d 'Print the effective catalog as TOML (defaults merged, profile applied), or check a catalog file'
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand help; and not __fish_seen_subcommand_from read write edit apply_patch move delete mkdir notebook_edit stat glob grep tree symbols map rewrite fetch search run jobs todo session undo complete_task share query inbox create_plan create_spec create_phase artifact ask_user permissions schema call batch mcp catalog help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -4,7 +4,9 @@
 
 use crate::catalog::Admission;
 use crate::catalog::upstream::{self, UPSTREAM_TOOL};
-use crate::catalog::{COMMAND_TOOL, Exposure, Policy, READ_ONLY_CALLS, hooks, limits};
+use crate::catalog::{
+    COMMAND_TOOL, Exposure, HARNESS_TOOLS, Policy, READ_ONLY_CALLS, hooks, limits, permit,
+};
 use crate::context::{CallPolicy, Ctx, Globals};
 use crate::control::Control;
 use crate::dialects::{self, Alias};
@@ -207,27 +209,29 @@ impl Resolved {
         }
     }
 
-    /// Makes the call's input ready once (see `Prepared`); `policy` says whether hooks want the
-    /// input as given.
+    /// Makes the call's input ready once (see `Prepared`); `policy` says whether hooks or the
+    /// permission rules want the input as given.
     pub fn prepare(self, policy: &Policy, input: Value) -> Prepared {
-        self.prepare_hooked(hooks::any(policy), input)
+        self.prepare_hooked(hooks::any(policy) || permit::active(policy), input)
     }
 
-    fn prepare_hooked(self, hooked: bool, input: Value) -> Prepared {
+    fn prepare_hooked(self, watched: bool, input: Value) -> Prepared {
         let input = without_client_fields(input);
-        let given = hooked.then(|| input.clone());
+        let given = watched.then(|| input.clone());
         // An alias's translation is our code on the caller's input: a bug there answers this
         // call alone, as a bug in the tool does (SPEC 23.1).
-        let ready = catch_unwind(AssertUnwindSafe(|| self.ready(input)))
+        let ready = catch_unwind(AssertUnwindSafe(|| self.ready(input, watched)))
             .unwrap_or_else(|payload| Err(panicked(payload.as_ref())));
         Prepared {
             resolved: self,
             given,
             ready,
+            approval: None,
         }
     }
 
-    fn ready(&self, input: Value) -> Result<Ready> {
+    /// `watched`: the translated input is kept for the permission rules (SPEC 29).
+    fn ready(&self, input: Value, watched: bool) -> Result<Ready> {
         let (mut input, warnings, alias) = self.translate(input)?;
         if let Some(entry) = &self.exposure.entry {
             limits::fill_defaults(entry, self.tool.input_schema(), &mut input);
@@ -236,10 +240,12 @@ impl Resolved {
         let kept = alias
             .filter(|a| a.has_route() || a.has_call())
             .map(|_| input.clone());
+        let json = watched.then(|| input.clone());
         Ok(Ready {
             warnings,
             alias,
             input: kept,
+            json,
             parsed: self.tool.parse(input),
         })
     }
@@ -270,6 +276,8 @@ pub struct Prepared {
     given: Option<Value>,
     /// Its translation's failure is the call's answer.
     ready: Result<Ready>,
+    /// The approval it runs under (`approval` in `call`, SPEC 29); else `--approve`.
+    approval: Option<String>,
 }
 
 struct Ready {
@@ -278,12 +286,23 @@ struct Ready {
     alias: Option<&'static Alias>,
     /// The translated input, kept only for an alias that routes or runs a call of its own.
     input: Option<Value>,
+    /// The translated input, kept for the permission rules when the catalog has some.
+    json: Option<Value>,
     /// The tool's parse of the translated input. A parse error is answered where the tool would
     /// run: after the catalog's refusals, routing and the pre hooks, as before it was kept.
     parsed: Result<Parsed>,
 }
 
 impl Prepared {
+    /// The approval this call runs under (SPEC 29: `approval` in `call`, each element's own
+    /// in `batch`).
+    pub fn with_approval(mut self, approval: Option<String>) -> Prepared {
+        if approval.is_some() {
+            self.approval = approval;
+        }
+        self
+    }
+
     /// Whether this call only looks; a call that does not parse counts as a writer.
     pub fn is_read_only(&self) -> bool {
         match &self.ready {
@@ -323,19 +342,31 @@ impl Prepared {
             resolved: r,
             given,
             ready,
+            approval,
         } = self;
         let mut ctx = match Ctx::with_control(g, control) {
             Ok(c) => c,
             Err(e) => return Envelope::failure(r.shown_name(r.tool), e, &[]),
         };
-        let mut ran = r.tool;
-        let mut used = None;
+        let approval = approval.or_else(|| g.approve.clone());
+        let mut trace = Trace {
+            ran: r.tool,
+            used: None,
+            context: vec![],
+            started: false,
+        };
         let result = catch_unwind(AssertUnwindSafe(|| {
-            r.call(&mut ctx, ready, given.as_ref(), &mut ran, &mut used)
+            r.call(
+                &mut ctx,
+                ready,
+                given.as_ref(),
+                approval.as_deref(),
+                &mut trace,
+            )
         }))
         .unwrap_or_else(|payload| Err(panicked(payload.as_ref())));
         let warnings = ctx.take_warnings();
-        let name = r.shown_name(ran).to_string();
+        let name = r.shown_name(trace.ran).to_string();
         let mut env = match result {
             Ok(success) => Envelope::success(&name, success, &warnings),
             Err(mut e) => {
@@ -348,15 +379,19 @@ impl Prepared {
         if let Some(max) = r.exposure.entry.as_ref().and_then(|e| e.max_output_bytes) {
             limits::cap_output(&mut env, max);
         }
+        hooks::add_context(&mut env, &trace.context);
+        if let (Some(given), Some(tools)) = (&given, &trace.used) {
+            if env.ok {
+                hooks::post(&ctx, r.name(), tools, given, &mut env);
+            } else if trace.started {
+                hooks::post_failure(&ctx, r.name(), tools, given, &mut env);
+            }
+        }
         // The client's own cut would take the middle, our paging line with it (SPEC 31.1):
-        // tools that page size themselves to it; anything still over is cut here, whole lines.
+        // tools that page size themselves to it; anything still over (hooks' context too) is
+        // cut here, whole lines.
         if let Some(max) = ctx.result_chars {
             limits::cap_chars(&mut env, max, client_name(g));
-        }
-        if env.ok
-            && let (Some(given), Some(tools)) = (&given, &used)
-        {
-            hooks::post(&ctx, r.name(), tools, given, &mut env);
         }
         env
     }
@@ -368,6 +403,18 @@ fn client_name(g: &Globals) -> &'static str {
         Some(c) if g.policy.catalog.client.max_result_chars.is_none() => c.name,
         _ => "the catalog's [client] (max_result_chars)",
     }
+}
+
+/// What happened on the way through `Resolved::call`, for what follows it.
+struct Trace {
+    /// The tool that ran (a route or an agent's call may run another).
+    ran: &'static dyn DynTool,
+    /// The tools whose hooks apply, once decided.
+    used: Option<Vec<&'static str>>,
+    /// The pre hooks' `additionalContext`.
+    context: Vec<String>,
+    /// The tool was started (the rules and hooks let it through).
+    started: bool,
 }
 
 impl Resolved {
@@ -390,16 +437,23 @@ impl Resolved {
         ctx: &mut Ctx,
         ready: Result<Ready>,
         given: Option<&Value>,
-        ran: &mut &'static dyn DynTool,
-        used: &mut Option<Vec<&'static str>>,
+        approval: Option<&str>,
+        trace: &mut Trace,
     ) -> Result<crate::envelope::Success> {
         let Ready {
             warnings,
             alias,
-            input,
-            parsed,
+            mut input,
+            json,
+            mut parsed,
         } = ready?;
         warnings.into_iter().for_each(|w| ctx.warn(w));
+        // Validation comes first (SPEC 29): a call that does not parse is answered before the
+        // rules, the mode and the hooks see it.
+        let plain = !alias.is_some_and(|a| a.has_route() || a.has_call());
+        if plain && let Err(e) = &parsed {
+            return Err(e.clone());
+        }
         let effect = parsed.as_ref().map_or(Effect::ChangesFiles, |p| p.effect);
         if ctx.policy.read_only()
             && READ_ONLY_CALLS.contains(&self.tool.name())
@@ -419,45 +473,161 @@ impl Resolved {
             namer: Some(dialects::named),
             dialect: alias.map(|a| a.agent.word()),
         };
-        // A call that is another of our tools runs as that tool: offered by the catalog, its
-        // hooks, its envelope (24.7).
-        let route = match (alias, &input) {
-            (Some(a), Some(input)) => a.routed(ctx, input)?,
-            _ => None,
-        };
-        let mut routed_input = None;
-        if let Some((tool, input)) = route {
-            if !ctx.harness {
-                ctx.policy.admit(tool)?;
-            }
-            *ran = tools::find(tool).expect("a route names a registered tool");
-            routed_input = Some(input);
-        }
-        let own_call = alias.filter(|a| a.has_call() && routed_input.is_none());
-        // The hooks of every tool that runs (SPEC 31.4), decided before anything runs.
-        let runs = match (own_call, &input) {
-            (Some(a), Some(input)) => a.tools_run(ctx, input),
-            // An upstream tool is known to the hooks by the name called (27.3).
-            _ if ran.name() == UPSTREAM_TOOL => vec![],
-            _ => vec![ran.name()],
-        };
+        let mut plan = self.plan(ctx, alias, input.as_ref())?;
         if let Some(given) = given {
-            hooks::pre(ctx, self.name(), &runs, given)?;
+            let gate = Gate {
+                given,
+                approval,
+                alias,
+                plain,
+                judged: alias.and_then(|a| a.declared_effect()).unwrap_or(effect),
+                fixed: entry.command.as_deref(),
+            };
+            if let Some(again) = self.gate(ctx, &gate, &mut plan, json.as_ref(), trace)? {
+                (input, parsed) = (again.input, again.parsed);
+            }
         }
-        let result = match (routed_input, own_call, input) {
+        let Plan {
+            routed,
+            own_call,
+            runs,
+        } = plan;
+        trace.started = true;
+        let result = match (routed, own_call, input) {
             // Routed: another tool, another input, parsed by that tool.
-            (Some(routed), _, _) => ran.call(ctx, routed),
+            (Some((tool, routed)), _, _) => {
+                trace.ran = tools::find(tool).expect("a route names a registered tool");
+                trace.ran.call(ctx, routed)
+            }
             // The agent's tool is more than one call of ours, or needs the session.
             (None, Some(a), Some(input)) => {
                 let mut name = a.tool;
                 let result = a.run(ctx, input, &mut name);
-                *ran = tools::find(name).unwrap_or(*ran);
+                trace.ran = tools::find(name).unwrap_or(trace.ran);
                 result
             }
-            _ => parsed.and_then(|p| ran.run_parsed(ctx, p)),
+            _ => parsed.and_then(|p| trace.ran.run_parsed(ctx, p)),
         };
-        *used = Some(runs);
-        limits::settle(result, &entry, ran.name(), &ctx.control)
+        trace.used = Some(runs);
+        limits::settle(result, &entry, trace.ran.name(), &ctx.control)
+    }
+
+    /// The permission step, then the pre hooks (SPEC 29): the rules and the mode decide (a
+    /// call that needs approval runs only under one), and the pre hooks see only a call they
+    /// let through. A hook's `ask` needs an approval too; its `updatedInput` is made ready and
+    /// validated again, and returned (a deny rule still holds it).
+    fn gate(
+        &self,
+        ctx: &mut Ctx,
+        gate: &Gate,
+        plan: &mut Plan,
+        json: Option<&Value>,
+        trace: &mut Trace,
+    ) -> Result<Option<Ready>> {
+        let called = self.name();
+        // The harness's own `permissions` calls are how it answers the person's decisions:
+        // a mode that asks must not ask about them.
+        let gated = !HARNESS_TOOLS.contains(&self.tool.name());
+        let approved = gated
+            && permit::active(&ctx.policy)
+            && permit::check(ctx, &plan.seen(called, json, gate), gate.approval)?;
+        let said = hooks::pre(ctx, called, &plan.runs, gate.given)?;
+        if let Some(why) = &said.ask
+            && !approved
+        {
+            permit::hook_asks(ctx, &plan.seen(called, json, gate), gate.approval, why)?;
+        }
+        trace.context = said.context;
+        let Some(updated) = said.updated_input else {
+            return Ok(None);
+        };
+        let again = self.ready(updated.clone(), true)?;
+        if gate.plain
+            && let Err(e) = &again.parsed
+        {
+            return Err(e.clone());
+        }
+        *plan = self.plan(ctx, gate.alias, again.input.as_ref())?;
+        let now = Gate {
+            given: &updated,
+            ..*gate
+        };
+        permit::recheck(ctx, &plan.seen(called, again.json.as_ref(), &now))?;
+        Ok(Some(again))
+    }
+
+    /// Where the call goes: another of our tools (an alias's route, offered by the catalog),
+    /// an agent's call of its own, and the tools whose hooks apply (SPEC 24.7, 31.4), decided
+    /// before anything runs.
+    fn plan(
+        &self,
+        ctx: &Ctx,
+        alias: Option<&'static Alias>,
+        input: Option<&Value>,
+    ) -> Result<Plan> {
+        let routed = match (alias, input) {
+            (Some(a), Some(input)) => a.routed(ctx, input)?,
+            _ => None,
+        };
+        if let Some((tool, _)) = &routed
+            && !ctx.harness
+        {
+            ctx.policy.admit(tool)?;
+        }
+        let own_call = alias.filter(|a| a.has_call() && routed.is_none());
+        let runs = match (own_call, input, &routed) {
+            (_, _, Some((tool, _))) => vec![*tool],
+            (Some(a), Some(input), None) => a.tools_run(ctx, input),
+            // An upstream tool is known to the hooks by the name called (27.3).
+            _ if self.tool.name() == UPSTREAM_TOOL => vec![],
+            _ => vec![self.tool.name()],
+        };
+        Ok(Plan {
+            routed,
+            own_call,
+            runs,
+        })
+    }
+}
+
+/// What the permission step and the pre hooks know of a call.
+#[derive(Clone, Copy)]
+struct Gate<'a> {
+    /// The input as the caller gave it.
+    given: &'a Value,
+    approval: Option<&'a str>,
+    alias: Option<&'static Alias>,
+    /// Not an alias that routes or makes a call of its own: the tool's parse validates it.
+    plain: bool,
+    /// What the call does, as the rules judge it.
+    judged: Effect,
+    /// A command tool's fixed command.
+    fixed: Option<&'a str>,
+}
+
+/// Where a call goes, decided before it runs.
+struct Plan {
+    routed: Option<(&'static str, Value)>,
+    own_call: Option<&'static Alias>,
+    runs: Vec<&'static str>,
+}
+
+impl Plan {
+    /// The call as the permission step sees it.
+    fn seen<'a>(
+        &'a self,
+        called: &'a str,
+        json: Option<&'a Value>,
+        gate: &Gate<'a>,
+    ) -> permit::Call<'a> {
+        permit::Call {
+            called,
+            runs: &self.runs,
+            input: self.routed.as_ref().map(|(_, v)| v).or(json),
+            given: gate.given,
+            effect: gate.judged,
+            fixed_command: gate.fixed,
+        }
     }
 }
 
@@ -502,6 +672,7 @@ mod tests {
             hub: None,
             harness: false,
             client: None,
+            approve: None,
         };
         for name in ["read", "Read"] {
             PARSES.with(|n| n.set(0));

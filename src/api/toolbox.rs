@@ -62,6 +62,7 @@ pub struct ToolboxBuilder {
     config: Option<PathBuf>,
     profile: Option<String>,
     read_only: bool,
+    permission_mode: Option<String>,
     no_sandbox: bool,
     no_read_check: bool,
     allow_private: bool,
@@ -134,6 +135,13 @@ impl ToolboxBuilder {
     /// `--read-only`: offer only tools that change nothing (plan mode).
     pub fn read_only(mut self, on: bool) -> Self {
         self.read_only = on;
+        self
+    }
+
+    /// `--permission-mode` (SPEC 29): `default`, `read-only`, `accept-edits`, `bypass` or `ask`
+    /// (Claude Code's `plan`, `acceptEdits`, `bypassPermissions` too), over the profile's.
+    pub fn permission_mode(mut self, mode: impl Into<String>) -> Self {
+        self.permission_mode = Some(mode.into());
         self
     }
 
@@ -254,6 +262,18 @@ impl ToolboxBuilder {
                 .map_err(|e| fail("config", e))?,
             profile: self.profile,
             read_only: self.read_only,
+            permission_mode: match self.permission_mode.as_deref() {
+                None => None,
+                Some(m) => Some(crate::catalog::Mode::parse(m).ok_or_else(|| {
+                    fail(
+                        "permission_mode",
+                        ToolError::usage(format!(
+                            "permission mode {m:?}: use one of {}",
+                            crate::catalog::Mode::WORDS.join(", ")
+                        )),
+                    )
+                })?),
+            },
         };
         let globals = Globals {
             root: Some(root.clone()),
@@ -270,6 +290,7 @@ impl ToolboxBuilder {
             hub: self.hub,
             harness: self.harness,
             client,
+            approve: None,
         };
         // The root, the session and the state dir are checked as every call checks them.
         if let Err(e) = Ctx::new(&globals) {
@@ -396,6 +417,37 @@ impl Toolbox {
     /// answers `internal_error`.
     pub fn call(&self, name: &str, input: Value) -> Envelope {
         Envelope::from_internal(call::run_named(&self.globals, name, input))
+    }
+
+    /// As [`Toolbox::call`], under the approval `approval` that an `approval_required` answer
+    /// gave in `error.approval.id` (SPEC 29): for that exact call, used once, within 10
+    /// minutes. `loopr-tool --approve ID` is this.
+    pub fn call_approved(&self, name: &str, input: Value, approval: &str) -> Envelope {
+        let g = Globals {
+            approve: Some(approval.to_string()),
+            ..self.globals.clone()
+        };
+        Envelope::from_internal(call::run_named(&g, name, input))
+    }
+
+    /// A harness's own control call (SPEC 25.3), as `loopr-tool --harness TOOL` makes it: the
+    /// catalog's offer does not bind it (the sandbox, path rules and permission rules still
+    /// do). The way to the harness-only `permissions` tool (SPEC 29):
+    /// `control("permissions", json!({"action": "grant", "rule": "Bash(npm test:*)"}))`.
+    /// Needs a Toolbox built with [`ToolboxBuilder::harness`]; otherwise `tool_disabled`.
+    pub fn control(&self, name: &str, input: Value) -> Envelope {
+        let g = &self.globals;
+        let found = match crate::dispatch::find(&g.policy, name) {
+            Err(e) if g.harness && e.code == crate::error::Code::ToolDisabled => {
+                crate::dispatch::unrestricted(name).ok_or(e)
+            }
+            found => found,
+        };
+        let env = match found {
+            Ok(r) => r.prepare(&g.policy, input).run(g),
+            Err(e) => internal::Envelope::failure(name, e, &[]),
+        };
+        Envelope::from_internal(env)
     }
 
     /// As [`Toolbox::call`], with a typed input (see [`inputs`](crate::inputs)): the tool is

@@ -26,7 +26,7 @@ enum Kind {
 
 const SANDBOX: Kind = Kind::Word(&["none", "workspace-write", "read-only"]);
 const LANE: Kind = Kind::Word(&["no-net", "net", "heavy"]);
-const MODE: Kind = Kind::Word(&["default", "read-only"]);
+const MODE: Kind = Kind::Word(Mode::WORDS);
 const DIALECT: Kind = Kind::Word(&["claude", "codex", "gemini", "seed"]);
 const PROVIDER: Kind = Kind::Word(&["brave", "tavily", "searxng", "duckduckgo"]);
 
@@ -95,7 +95,15 @@ const TOP_KEYS: &[&str] = &[
     "loops",
     "mcp_servers",
     "client",
+    "permissions",
 ];
+const PERMISSIONS_KEYS: &[(&str, Kind)] = &[
+    ("allow", Kind::StrList),
+    ("ask", Kind::StrList),
+    ("deny", Kind::StrList),
+];
+/// The hook tables: before a call, after a success, after a failure (SPEC 29).
+const HOOK_WHEN: &[&str] = &["pre", "post", "post_failure"];
 
 pub use crate::policy::{MAX_TIMEOUT_MS, RUN_MAX_TIMEOUT_MS};
 
@@ -369,6 +377,7 @@ pub fn read_knowing(src: &str, known: &[&str]) -> (Catalog, Vec<Problem>) {
             }
             "hooks" => read_hooks(&mut r, v, &mut cat),
             "mcp_servers" => read_mcp_servers(&mut r, v, &mut cat),
+            "permissions" => read_permissions(&mut r, v, &mut cat),
             "search" => {
                 if let Some(t) = r.sub(v, "[search]") {
                     let mut f = r.fields(t, "[search]", SEARCH_KEYS);
@@ -634,7 +643,10 @@ fn read_profiles(r: &mut Reader, v: &Spanned<DeValue>, cat: &mut Catalog) {
             name,
             tools: tools.as_ref().map(|(l, _)| l.clone()),
             tools_at: tools.map(|(_, s)| s),
-            mode: f.str("mode").map_or(Mode::Default, |m| Mode::parse(&m)),
+            mode: f
+                .str("mode")
+                .and_then(|m| Mode::parse(&m))
+                .unwrap_or_default(),
             sandbox: f.str("sandbox"),
         };
         cat.profiles.push(profile);
@@ -645,10 +657,13 @@ fn read_hooks(r: &mut Reader, v: &Spanned<DeValue>, cat: &mut Catalog) {
     let Some(t) = r.sub(v, "[hooks]") else { return };
     for (k, v) in t.iter() {
         let when = k.get_ref().as_ref();
-        if !matches!(when, "pre" | "post") {
+        if !HOOK_WHEN.contains(&when) {
             r.problem(
                 &k.span(),
-                format!("unknown key `{when}` in [hooks]; it takes: pre, post"),
+                format!(
+                    "unknown key `{when}` in [hooks]; it takes: {}",
+                    HOOK_WHEN.join(", ")
+                ),
             );
             continue;
         }
@@ -692,10 +707,34 @@ fn read_hooks(r: &mut Reader, v: &Spanned<DeValue>, cat: &mut Catalog) {
                 timeout_ms: f.int_at("timeout_ms").map(|(n, _)| n.min(MAX_TIMEOUT_MS)),
                 sandbox: f.str("sandbox"),
             };
-            if when == "pre" {
-                cat.hooks.pre.push(hook);
-            } else {
-                cat.hooks.post.push(hook);
+            match when {
+                "pre" => cat.hooks.pre.push(hook),
+                "post" => cat.hooks.post.push(hook),
+                _ => cat.hooks.post_failure.push(hook),
+            }
+        }
+    }
+}
+
+/// `[permissions]` (SPEC 29): Claude Code's rule strings, each checked.
+fn read_permissions(r: &mut Reader, v: &Spanned<DeValue>, cat: &mut Catalog) {
+    let Some(t) = r.sub(v, "[permissions]") else {
+        return;
+    };
+    let mut f = r.fields(t, "[permissions]", PERMISSIONS_KEYS);
+    let rules = &mut cat.permissions;
+    for (key, into) in [
+        ("allow", &mut rules.allow),
+        ("ask", &mut rules.ask),
+        ("deny", &mut rules.deny),
+    ] {
+        let Some((list, span)) = f.list_at(key) else {
+            continue;
+        };
+        for text in &list {
+            match crate::policy::permissions::parse(text) {
+                Ok(rule) => into.push(rule),
+                Err(e) => r.problem(&span, format!("[permissions] {key}: {e}")),
             }
         }
     }
@@ -733,7 +772,13 @@ fn check_names(r: &mut Reader, cat: &Catalog) {
             }
         }
     }
-    for h in cat.hooks.pre.iter().chain(&cat.hooks.post) {
+    let hooks = &cat.hooks;
+    for h in hooks
+        .pre
+        .iter()
+        .chain(&hooks.post)
+        .chain(&hooks.post_failure)
+    {
         if let Some(span) = &h.tools_at {
             for t in h.tools.iter().filter(|t| !known(t)) {
                 r.problem(span, format!("hook tools: `{t}` is neither a key of [tools] nor a loopr-tool tool or alias"));

@@ -30,7 +30,56 @@ pub fn matcher_regex(m: &str) -> std::result::Result<regex::Regex, regex::Error>
 }
 
 pub fn any(policy: &Policy) -> bool {
-    !policy.catalog.hooks.pre.is_empty() || !policy.catalog.hooks.post.is_empty()
+    let h = &policy.catalog.hooks;
+    !h.pre.is_empty() || !h.post.is_empty() || !h.post_failure.is_empty()
+}
+
+/// What the pre hooks said beyond "go on" (Claude Code's `hookSpecificOutput`, SPEC 29).
+#[derive(Debug, Default)]
+pub struct PreSaid {
+    /// A hook answered `ask`: why (the hook and its reason).
+    pub ask: Option<String>,
+    /// A hook's `updatedInput`: the call's input from now on (validated again).
+    pub updated_input: Option<Value>,
+    /// `additionalContext`, added after the tool's output.
+    pub context: Vec<String>,
+}
+
+/// The JSON a hook printed: its whole output, else its last line that is a JSON object (a
+/// hook may print other lines on stderr).
+fn said(output: &str) -> Option<Value> {
+    let whole = output.trim();
+    let parsed = serde_json::from_str::<Value>(whole)
+        .ok()
+        .filter(Value::is_object);
+    parsed.or_else(|| {
+        whole.lines().rev().find_map(|l| {
+            serde_json::from_str::<Value>(l.trim())
+                .ok()
+                .filter(Value::is_object)
+        })
+    })
+}
+
+/// `hookSpecificOutput.additionalContext`.
+fn context_of(v: &Value) -> Option<String> {
+    let c = v
+        .pointer("/hookSpecificOutput/additionalContext")?
+        .as_str()?;
+    (!c.trim().is_empty()).then(|| c.to_string())
+}
+
+/// Adds the hooks' context after the tool's output.
+pub fn add_context(env: &mut Envelope, context: &[String]) {
+    for c in context {
+        if !env.output.is_empty() && !env.output.ends_with('\n') {
+            env.output.push('\n');
+        }
+        env.output.push_str(c);
+        if !c.ends_with('\n') {
+            env.output.push('\n');
+        }
+    }
 }
 
 /// Whether `hook` is for this call: `tools` and `matcher` may name a tool that runs (a call
@@ -131,8 +180,9 @@ fn run_hook(ctx: &Ctx, hook: &Hook, command: &str, stdin: &Value) -> Result<Ran>
 
 /// Runs the pre hooks of this call in order: exit 2 blocks it (`blocked_by_hook`, the message
 /// is what the hook printed); another failure is a warning and the call runs.
-pub fn pre(ctx: &Ctx, called: &str, tools: &[&str], given: &Value) -> Result<()> {
+pub fn pre(ctx: &Ctx, called: &str, tools: &[&str], given: &Value) -> Result<PreSaid> {
     let tool = tools.first().copied().unwrap_or(called);
+    let mut out = PreSaid::default();
     for hook in ctx.policy.catalog.hooks.pre.iter() {
         if !selects(hook, tools, called) {
             continue;
@@ -149,7 +199,7 @@ pub fn pre(ctx: &Ctx, called: &str, tools: &[&str], given: &Value) -> Result<()>
             }
         };
         match ran.exit_code {
-            Some(0) => {}
+            Some(0) => decided(hook, &ran.output, &mut out)?,
             Some(2) => {
                 let said = ran.output.trim();
                 let said = if said.is_empty() {
@@ -180,6 +230,52 @@ pub fn pre(ctx: &Ctx, called: &str, tools: &[&str], given: &Value) -> Result<()>
             )),
         }
     }
+    Ok(out)
+}
+
+/// A pre hook that exited 0 may decide in JSON, as Claude Code's do:
+/// `hookSpecificOutput.permissionDecision` `allow` (the rules already let the call through; it
+/// cannot lift an ask or deny rule), `deny` (`blocked_by_hook`, its reason the message), `ask`
+/// (the person approves); `updatedInput`; `additionalContext`. The older top-level
+/// `decision: "block"` is a deny.
+fn decided(hook: &Hook, output: &str, out: &mut PreSaid) -> Result<()> {
+    let Some(v) = said(output) else {
+        return Ok(());
+    };
+    let specific = v.get("hookSpecificOutput");
+    let field = |k: &str| specific.and_then(|s| s.get(k));
+    let reason = field("permissionDecisionReason")
+        .or_else(|| v.get("reason"))
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .trim()
+        .to_string();
+    let decision = field("permissionDecision")
+        .and_then(Value::as_str)
+        .or_else(|| (v.get("decision").and_then(Value::as_str) == Some("block")).then_some("deny"));
+    let because = if reason.is_empty() {
+        String::new()
+    } else {
+        format!(": {reason}")
+    };
+    match decision {
+        Some("deny") => {
+            return Err(ToolError::new(
+                Code::BlockedByHook,
+                format!("blocked by the pre hook `{}`{because}", hook.command),
+            )
+            .with("hook", hook.command.as_str())
+            .hint("The catalog's hook refused this call; change the call as the hook's message says, or do something else."));
+        }
+        Some("ask") => {
+            out.ask = Some(format!("the pre hook `{}` asks{because}", hook.command));
+        }
+        _ => {}
+    }
+    if let Some(u) = field("updatedInput") {
+        out.updated_input = Some(u.clone());
+    }
+    out.context.extend(context_of(&v));
     Ok(())
 }
 
@@ -252,6 +348,11 @@ pub fn post(ctx: &Ctx, called: &str, tools: &[&str], given: &Value, env: &mut En
     if checks.is_empty() {
         return;
     }
+    let context: Vec<String> = checks
+        .iter()
+        .filter_map(|c| said(c["output"].as_str()?))
+        .filter_map(|v| context_of(&v))
+        .collect();
     for c in &checks {
         let status = match (c["exit_code"].as_i64(), c.get("timed_out").is_some()) {
             (_, true) => "timed out".to_string(),
@@ -268,9 +369,38 @@ pub fn post(ctx: &Ctx, called: &str, tools: &[&str], given: &Value, env: &mut En
             env.output.push('\n');
         }
     }
+    add_context(env, &context);
     env.edit_data(|m| {
         m.insert("checks".into(), Value::Array(checks));
     });
+}
+
+/// After a call that failed (Claude Code's `PostToolUseFailure`, SPEC 29): each
+/// `[[hooks.post_failure]]` hook for this tool runs with the error on stdin (`error: {code,
+/// message}` beside Claude Code's fields); its `additionalContext` is added after the output.
+/// It never changes the answer.
+pub fn post_failure(ctx: &Ctx, called: &str, tools: &[&str], given: &Value, env: &mut Envelope) {
+    let tool = tools.first().copied().unwrap_or(called);
+    let error = match &env.body {
+        crate::envelope::Body::Error { error, .. } => error.clone(),
+        _ => return,
+    };
+    let mut context = vec![];
+    for hook in ctx.policy.catalog.hooks.post_failure.iter() {
+        if !selects(hook, tools, called) {
+            continue;
+        }
+        let mut stdin = stdin_for(ctx, "PostToolUseFailure", tool, called, given);
+        stdin["error"] = json!({"code": error["code"], "message": error["message"]});
+        match run_hook(ctx, hook, &hook.command, &stdin) {
+            Ok(ran) => context.extend(said(&ran.output).and_then(|v| context_of(&v))),
+            Err(e) => ctx.warn(format!(
+                "the post_failure hook `{}` could not run: {}",
+                hook.command, e.message
+            )),
+        }
+    }
+    add_context(env, &context);
 }
 
 #[cfg(test)]

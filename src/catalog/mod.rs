@@ -10,6 +10,7 @@
 pub mod grammar;
 pub mod hooks;
 pub mod limits;
+pub mod permit;
 pub mod print;
 pub mod upstream;
 pub use crate::policy::project;
@@ -46,6 +47,9 @@ const READ_ONLY_TOOLS: &[&str] = &[
     "complete_task",
     "artifact",
 ];
+/// Tools for a harness alone (`--harness`, SPEC 25.3, 29): never offered to a model.
+pub const HARNESS_TOOLS: &[&str] = &["permissions"];
+
 /// Tools exposed in read-only mode for their calls that only look (`session show`, `jobs
 /// list/output`, `inbox list`).
 pub const READ_ONLY_CALLS: &[&str] = &["session", "jobs", "inbox"];
@@ -207,7 +211,11 @@ fn apply_with(
                 })?,
         ),
     };
-    let read_only = o.read_only || profile.as_ref().is_some_and(|p| p.mode == Mode::ReadOnly);
+    let mode = o
+        .permission_mode
+        .or(profile.as_ref().map(|p| p.mode))
+        .unwrap_or_default();
+    let read_only = o.read_only || mode == Mode::ReadOnly;
     let listed = profile.as_ref().and_then(|p| p.tools.clone());
     let names: Vec<String> = match listed {
         Some(l) => l,
@@ -227,7 +235,7 @@ fn apply_with(
     };
     let mut exposed: Vec<Exposure> = vec![];
     for name in names {
-        if exposed.iter().any(|e| e.name == name) {
+        if exposed.iter().any(|e| e.name == name) || HARNESS_TOOLS.contains(&name.as_str()) {
             continue;
         }
         let entry = catalog.tools.iter().find(|t| t.name == name).cloned();
@@ -253,11 +261,7 @@ fn apply_with(
         source,
         ignored: None,
         profile: profile.map(|p| p.name),
-        mode: if read_only {
-            Mode::ReadOnly
-        } else {
-            Mode::Default
-        },
+        mode: if read_only { Mode::ReadOnly } else { mode },
         catalog,
         exposed,
         extra,

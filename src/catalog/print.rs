@@ -23,14 +23,8 @@ pub fn effective(policy: &Policy, root: &Path) -> String {
     if let Some(p) = &policy.profile {
         head.push_str(&format!("# profile: {p}\n"));
     }
-    head.push_str(&format!(
-        "# mode: {}\n",
-        if policy.read_only() {
-            "read-only"
-        } else {
-            "default"
-        }
-    ));
+    let mode = serde_json::to_value(policy.mode).unwrap_or_default();
+    head.push_str(&format!("# mode: {}\n", mode.as_str().unwrap_or("default")));
     let mut tools = Map::new();
     for e in policy.exposed() {
         let mut t = Map::new();
@@ -88,7 +82,11 @@ pub fn effective(policy: &Policy, root: &Path) -> String {
     }
     put("run", run);
     let mut hooks = Map::new();
-    for (when, list) in [("pre", &cat.hooks.pre), ("post", &cat.hooks.post)] {
+    for (when, list) in [
+        ("pre", &cat.hooks.pre),
+        ("post", &cat.hooks.post),
+        ("post_failure", &cat.hooks.post_failure),
+    ] {
         if list.is_empty() {
             continue;
         }
@@ -118,6 +116,19 @@ pub fn effective(policy: &Policy, root: &Path) -> String {
         hooks.insert(when.into(), Value::Array(items));
     }
     put("hooks", hooks);
+    let mut permissions = Map::new();
+    let rules = &cat.permissions;
+    for (k, list) in [
+        ("allow", &rules.allow),
+        ("ask", &rules.ask),
+        ("deny", &rules.deny),
+    ] {
+        if !list.is_empty() {
+            let texts: Vec<Value> = list.iter().map(|r| r.text.clone().into()).collect();
+            permissions.insert(k.into(), Value::Array(texts));
+        }
+    }
+    put("permissions", permissions);
     let mut search = Map::new();
     if let Some(p) = &cat.search.provider {
         search.insert("provider".into(), p.clone().into());

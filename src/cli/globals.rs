@@ -23,6 +23,8 @@ pub(super) const VALUE_GLOBALS: &[&str] = &[
     "--profile",
     "--hub",
     "--client",
+    "--permission-mode",
+    "--approve",
 ];
 
 /// Global options that are not run's own business: a tool field of the same name (artifact's
@@ -64,6 +66,8 @@ pub fn base_command() -> Command {
         .arg(global(Arg::new("harness").long("harness").action(ArgAction::SetTrue).help("A harness's own control call: the catalog's offer does not bind it (the sandbox and path rules do) [env: LOOPR_HARNESS=1]")))
         .arg(global(Arg::new("client").long("client").value_name("NAME").help("The agent that passes results on to its model (claude-code, codex, gemini-cli): results are sized so it never cuts one [env: LOOPR_CLIENT] [default: mcp's clientInfo]")))
         .arg(global(Arg::new("read-only").long("read-only").action(ArgAction::SetTrue).help("Offer only tools that change nothing (plan mode) [env: LOOPR_READ_ONLY=1]")))
+        .arg(global(Arg::new("permission-mode").long("permission-mode").value_name("MODE").value_parser(crate::catalog::Mode::WORDS.to_vec()).help("default, read-only, accept-edits, bypass or ask (Claude Code's plan, acceptEdits, bypassPermissions too); over the profile's mode [env: LOOPR_PERMISSION_MODE]")))
+        .arg(global(Arg::new("approve").long("approve").value_name("ID").help("Run this call under the approval ID an approval_required answer gave (for that exact input, once)")))
 }
 
 /// The top-level `--help`'s closing text: `-h`'s, then every variable the table shows
@@ -126,6 +130,29 @@ pub fn catalog_options(args: &[String]) -> Result<catalog::Options> {
         profile: sniff_value(args, "--profile").or_else(|| env_value(EnvVars::LOOPR_PROFILE)),
         read_only: args[..stop].iter().any(|a| a == "--read-only")
             || env_flag(EnvVars::LOOPR_READ_ONLY)?,
+        permission_mode: permission_mode(args)?,
+    })
+}
+
+/// `--permission-mode` / `LOOPR_PERMISSION_MODE` (SPEC 29), straight off argv like the rest of
+/// the catalog's options.
+fn permission_mode(args: &[String]) -> Result<Option<catalog::Mode>> {
+    let given = sniff_value(args, "--permission-mode")
+        .map(|v| ("--permission-mode", v))
+        .or_else(|| {
+            env_value(EnvVars::LOOPR_PERMISSION_MODE).map(|v| ("LOOPR_PERMISSION_MODE", v))
+        });
+    let Some((from, word)) = given else {
+        return Ok(None);
+    };
+    catalog::Mode::parse(&word).map(Some).ok_or_else(|| {
+        ToolError::invalid(
+            "permission_mode",
+            format!(
+                "{from} {word:?} is no permission mode; use one of: {}",
+                catalog::Mode::WORDS.join(", ")
+            ),
+        )
     })
 }
 
@@ -185,6 +212,7 @@ pub fn globals(m: &ArgMatches, policy: Arc<catalog::Policy>) -> Result<Globals> 
             None => None,
             Some(name) => Some(Client::named(&name).ok_or_else(|| Client::unknown(&name))?),
         },
+        approve: m.get_one::<String>("approve").cloned(),
     })
 }
 

@@ -216,6 +216,7 @@ impl Job {
             input,
             id,
             shape,
+            approval,
         } = call;
         let found = if NOT_TOOLS.contains(&name.as_str()) {
             Err(g.policy.unknown(&name))
@@ -223,10 +224,13 @@ impl Job {
             dispatch::find(&g.policy, &name)
         };
         let call = match found {
-            Ok(r) => Ok(Box::new(r.prepare(
-                &g.policy,
-                input.unwrap_or_else(|| Value::Object(Map::new())),
-            ))),
+            Ok(r) => Ok(Box::new(
+                r.prepare(
+                    &g.policy,
+                    input.unwrap_or_else(|| Value::Object(Map::new())),
+                )
+                .with_approval(approval),
+            )),
             Err(e) => Err(Envelope::failure(&name, e, &[])),
         };
         Job { call, id, shape }
@@ -258,6 +262,7 @@ pub fn run_named(g: &Globals, name: &str, input: Value) -> Envelope {
         input: Some(input),
         id: None,
         shape: Shape::Ours,
+        approval: None,
     };
     Job::new(g, call).run(g).env
 }

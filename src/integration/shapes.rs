@@ -32,7 +32,7 @@ impl Shape {
     /// The fields of the shape, required ones marked, for messages.
     fn fields(self) -> &'static str {
         match self {
-            Shape::Ours => "name (or tool, required), input, id",
+            Shape::Ours => "name (or tool, required), input, id, approval",
             Shape::ToolUse => "type, id, name, input (all required)",
             Shape::ChatCompletions => {
                 "id, type, function (all required); function: name, arguments (both required)"
@@ -43,7 +43,7 @@ impl Shape {
 
     fn allowed(self) -> &'static [&'static str] {
         match self {
-            Shape::Ours => &["name", "tool", "input", "id"],
+            Shape::Ours => &["name", "tool", "input", "id", "approval"],
             Shape::ToolUse => &["type", "id", "name", "input"],
             Shape::ChatCompletions => &["id", "type", "function"],
             Shape::Responses => &["type", "call_id", "name", "arguments", "id", "status"],
@@ -59,6 +59,8 @@ pub struct Call {
     /// What the result must carry back: `id`, or a Responses call's `call_id`.
     pub id: Option<Value>,
     pub shape: Shape,
+    /// The approval the call runs under (SPEC 29), ours only.
+    pub approval: Option<String>,
 }
 
 /// A call that could not be read, with what could be told of it: its id and shape still
@@ -131,12 +133,26 @@ pub fn parse(v: Value, duplicate: Option<String>) -> Result<Call, Rejected> {
             ),
         )));
     }
+    let approval = match obj.remove("approval") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(a)) => Some(a),
+        Some(other) => {
+            return Err(reject(ToolError::invalid(
+                "approval",
+                format!(
+                    "call: `approval` must be the id an approval_required answer gave (a string), not {}",
+                    input::kind_of(&other)
+                ),
+            )));
+        }
+    };
     let (name, input) = name_and_input(shape, &mut obj).map_err(reject)?;
     Ok(Call {
         name,
         input,
         id,
         shape,
+        approval,
     })
 }
 

@@ -297,3 +297,32 @@ fn the_client_setter_sizes_results_and_refuses_an_unknown_client() {
     let e = refused(s.builder().client("emacs"), "client");
     assert!(e.message().contains("gemini-cli"), "{e}");
 }
+
+/// SPEC 29 through the library: the mode, `approval_required` with its approval, and
+/// `call_approved` for that exact call, once.
+#[test]
+fn approvals_round_trip_through_the_toolbox() {
+    let s = Scratch::new();
+    s.catalog("[permissions]\ndeny = [\"Write(/secret*)\"]\n");
+    let tools = s.builder().permission_mode("ask").build().unwrap();
+    let input = json!({"path": "a.txt", "content": "hi\n"});
+    let env = tools.call("write", input.clone());
+    let err = env.error.unwrap();
+    assert_eq!(err.code, "approval_required");
+    let approval = &err.extra["approval"];
+    assert_eq!(approval["summary"], "write: a.txt (+1 -0)");
+    assert!(!s.root.join("a.txt").exists());
+    let id = approval["id"].as_str().unwrap();
+    assert!(tools.call_approved("write", input.clone(), id).ok);
+    assert_eq!(s.read("a.txt"), "hi\n");
+    let again = tools.call_approved("write", input, id);
+    assert_eq!(again.error.unwrap().code, "approval_required");
+    let denied = tools.call("write", json!({"path": "secret.txt", "content": "x"}));
+    assert_eq!(denied.error.unwrap().extra["rule"], "Write(/secret*)");
+    let bad = s
+        .builder()
+        .permission_mode("sometimes")
+        .build()
+        .unwrap_err();
+    assert_eq!(bad.extra()["field"], "permission_mode");
+}

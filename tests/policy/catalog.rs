@@ -1,50 +1,10 @@
 //! The catalog (SPEC 19, 24.3, 24.7) through the binary: finding and checking the file, the
 //! exposed set by every entry point, limits, path rules, hooks and command tools.
 
-use crate::{catalog, with};
+use crate::{by_id, catalog, mcp, with};
 use serde_json::{Value, json};
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::Stdio;
 use testkit::{Env, finish};
-
-/// Sends JSON-RPC lines to `mcp` and returns the responses by id.
-fn mcp(env: &Env, pre: &[&str], calls: &[Value]) -> Vec<Value> {
-    let mut cmd = env.std_cmd();
-    cmd.args(pre)
-        .arg("mcp")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null());
-    let mut child = cmd.spawn().unwrap();
-    {
-        let mut stdin = child.stdin.take().unwrap();
-        let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}});
-        writeln!(stdin, "{init}").unwrap();
-        writeln!(
-            stdin,
-            "{}",
-            json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
-        )
-        .unwrap();
-        for c in calls {
-            writeln!(stdin, "{c}").unwrap();
-        }
-    }
-    let out = child.wait_with_output().unwrap();
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
-fn by_id(responses: &[Value], id: i64) -> &Value {
-    responses
-        .iter()
-        .find(|r| r["id"] == id)
-        .unwrap_or_else(|| panic!("no response {id} in {responses:#?}"))
-}
 
 const PLAN: &str = r#"
 [tools.read_file]

@@ -53,6 +53,10 @@ fn session_show_snapshot() {
         "catalog": null,
         "profile": null,
         "mode": "default",
+        "permissions": {
+          "granted": [],
+          "pending": []
+        },
         "completed": null,
         "artifacts": {
           "plan": [],

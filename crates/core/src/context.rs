@@ -36,6 +36,8 @@ pub struct Globals {
     /// Who passes results on to the model (`--client`, `LOOPR_CLIENT`, or MCP's `clientInfo`),
     /// when known: results are sized to fit it (SPEC 31.1).
     pub client: Option<crate::caps::Client>,
+    /// `--approve ID` (SPEC 29): the approval this invocation's call runs under.
+    pub approve: Option<String>,
 }
 
 /// What the catalog says about the call being made: the name it was called by, its entry, and

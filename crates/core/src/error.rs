@@ -46,11 +46,13 @@ pub enum Code {
     BlockedByHook,
     ToolUnavailable,
     UpstreamError,
+    DeniedByRule,
+    ApprovalRequired,
 }
 
 impl Code {
     /// Every code, in SPEC 3's order.
-    pub const ALL: [Code; 34] = [
+    pub const ALL: [Code; 36] = [
         Code::InvalidInput,
         Code::UnknownTool,
         Code::NotFound,
@@ -85,6 +87,8 @@ impl Code {
         Code::BlockedByHook,
         Code::ToolUnavailable,
         Code::UpstreamError,
+        Code::DeniedByRule,
+        Code::ApprovalRequired,
     ];
 
     /// The code named `s` (`"not_found"`), if the contract has it.
@@ -128,6 +132,8 @@ impl Code {
             Code::BlockedByHook => "blocked_by_hook",
             Code::ToolUnavailable => "tool_unavailable",
             Code::UpstreamError => "upstream_error",
+            Code::DeniedByRule => "denied_by_rule",
+            Code::ApprovalRequired => "approval_required",
         }
     }
 

@@ -92,6 +92,10 @@ table! {
     Option LOOPR_PROFILE;
     /// 1: offer only tools that change nothing (--read-only)
     Option LOOPR_READ_ONLY;
+    /// The permission mode: default, read-only, accept-edits, bypass, ask
+    ///
+    /// Claude Code's names are taken too: plan, acceptEdits, bypassPermissions.
+    Option LOOPR_PERMISSION_MODE;
     /// 1: mcp sends output schemas and structuredContent (mcp --structured)
     Option LOOPR_MCP_STRUCTURED;
     /// Where loops meet: a name or Redis URL (--hub) [default: the repo]
@@ -132,6 +136,8 @@ table! {
     Test LOOPR_DEBUG_FAIL;
     /// A test switch: 1 makes `inbox wait` poll instead of using inotify.
     Test LOOPR_DEBUG_NO_INOTIFY;
+    /// A test switch: an RFC 3339 time taken as now by approvals (SPEC 29).
+    Test LOOPR_DEBUG_NOW;
     /// The unit tests' fuzzing: milliseconds per target [default: 1500].
     Test LOOPR_FUZZ_MS;
     /// The unit tests' fuzzing: the random seed.

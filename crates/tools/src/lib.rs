@@ -32,6 +32,7 @@ pub mod map;
 pub mod mkdir;
 pub mod move_file;
 pub mod notebook_edit;
+pub mod permissions;
 pub mod read;
 pub mod rewrite;
 pub mod run;
@@ -78,6 +79,7 @@ pub static TOOLS: &[&dyn DynTool] = &[
     &loops::artifacts::CreatePhase,
     &loops::artifact::Artifact,
     &loops::ask_user::AskUser,
+    &permissions::Permissions,
 ];
 
 /// Tools registered through the library (SPEC 30.1), by the number `register` gave each: a

@@ -181,6 +181,16 @@ fn show(ctx: &Ctx, lock: &StateLock, completed: Option<loops::Completion>) -> Re
     }
     list.sort();
     let todos = todo_counts(lock.load::<Value>(TODOS_FILE)?);
+    let permits: crate::policy::approvals::Store = lock.load(crate::policy::approvals::FILE)?;
+    let now = crate::policy::approvals::now()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let pending: Vec<Value> = permits
+        .pending
+        .iter()
+        .filter(|p| p.expires > now)
+        .map(|p| p.to_value())
+        .collect();
     let undo_depth = journal::depth(lock)?;
     let jobs_running = crate::jobs::running(lock)?;
     let mut artifacts = serde_json::Map::new();
@@ -223,6 +233,28 @@ fn show(ctx: &Ctx, lock: &StateLock, completed: Option<loops::Completion>) -> Re
         "Todos: {} pending, {} in progress, {} completed\nUndo depth: {undo_depth}\nRunning jobs: {jobs_running}\n",
         todos["pending"], todos["in_progress"], todos["completed"]
     ));
+    // Said only where there is something to say: a mode other than default, grants, approvals.
+    let mode = serde_json::to_value(policy.mode).unwrap_or_default();
+    if mode != "default" || !permits.granted.is_empty() || !pending.is_empty() {
+        out.push_str(&format!(
+            "Permission mode: {}\nGranted rules: {}\nPending approvals: {}\n",
+            mode.as_str().unwrap_or(""),
+            if permits.granted.is_empty() {
+                "none".to_string()
+            } else {
+                permits.granted.join(", ")
+            },
+            pending.len()
+        ));
+    }
+    for p in &pending {
+        out.push_str(&format!(
+            "  {} {} (expires {})\n",
+            p["id"].as_str().unwrap_or(""),
+            p["summary"].as_str().unwrap_or(""),
+            p["expires_at"].as_str().unwrap_or("")
+        ));
+    }
     match &completed {
         Some(c) => out.push_str(&format!(
             "Completed: {} ({})\n",
@@ -262,6 +294,7 @@ fn show(ctx: &Ctx, lock: &StateLock, completed: Option<loops::Completion>) -> Re
             "catalog": policy.source.as_ref().map(|f| f.to_string_lossy()),
             "profile": policy.profile,
             "mode": policy.mode,
+            "permissions": {"granted": permits.granted, "pending": pending},
             "completed": completed,
             "artifacts": artifacts,
             "hub": hub,

@@ -521,7 +521,13 @@ impl Server {
         let control = Arc::new(Control::new());
         // Admitted here, on the reading thread, so the order is the order of the stream.
         // The input is parsed here, once: for its place in line and for its run.
-        let prepared = resolved.prepare(&self.policy, args);
+        // An approval (SPEC 29) rides in `_meta`, outside the tool's arguments: a client asks
+        // the person when a call answers isError with approval_required, then calls again.
+        let approval = params
+            .pointer("/_meta/approval")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        let prepared = resolved.prepare(&self.policy, args).with_approval(approval);
         let seq = self.sched.admit(prepared.effect());
         self.in_flight
             .lock()

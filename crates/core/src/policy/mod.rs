@@ -3,6 +3,8 @@
 //! types; loading, profiles and admission (which need the registry of tools) are the catalog's
 //! (`catalog/`), a layer above.
 
+pub mod approvals;
+pub mod permissions;
 pub mod project;
 
 use serde::Serialize;
@@ -37,20 +39,42 @@ impl Lane {
     }
 }
 
+/// The permission mode (SPEC 29): `default` (the rules decide; no rule: allowed),
+/// `read-only` (seed 003's plan mode, 19.2), `accept-edits`, `bypass` (no rule asks), `ask`
+/// (every call that changes something asks unless a rule allows it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Mode {
     #[default]
     Default,
     ReadOnly,
+    AcceptEdits,
+    Bypass,
+    Ask,
 }
 
 impl Mode {
-    pub fn parse(s: &str) -> Mode {
-        if s == "read-only" {
-            Mode::ReadOnly
-        } else {
-            Mode::Default
+    /// Every word a mode may be written as: ours, then Claude Code's.
+    pub const WORDS: &'static [&'static str] = &[
+        "default",
+        "read-only",
+        "accept-edits",
+        "bypass",
+        "ask",
+        "plan",
+        "acceptEdits",
+        "bypassPermissions",
+    ];
+
+    /// Ours or Claude Code's name (`plan`, `acceptEdits`, `bypassPermissions`).
+    pub fn parse(s: &str) -> Option<Mode> {
+        match s {
+            "default" => Some(Mode::Default),
+            "read-only" | "plan" => Some(Mode::ReadOnly),
+            "accept-edits" | "acceptEdits" => Some(Mode::AcceptEdits),
+            "bypass" | "bypassPermissions" => Some(Mode::Bypass),
+            "ask" => Some(Mode::Ask),
+            _ => None,
         }
     }
 }
@@ -116,6 +140,8 @@ pub struct Hook {
 pub struct Hooks {
     pub pre: Vec<Hook>,
     pub post: Vec<Hook>,
+    /// After a call that failed (Claude Code's `PostToolUseFailure`, SPEC 29).
+    pub post_failure: Vec<Hook>,
 }
 
 /// `[search]`: read by the search tool (SPEC 21, 24.3). The key never leaves the process:
@@ -213,6 +239,8 @@ pub struct Catalog {
     pub loops: Loops,
     pub client: ClientTable,
     pub mcp_servers: Vec<McpServer>,
+    /// `[permissions]` (SPEC 29).
+    pub permissions: permissions::Rules,
 }
 
 impl Catalog {
@@ -235,6 +263,8 @@ pub struct Options {
     pub config: Option<PathBuf>,
     pub profile: Option<String>,
     pub read_only: bool,
+    /// `--permission-mode` / `LOOPR_PERMISSION_MODE` (SPEC 29): over the profile's `mode`.
+    pub permission_mode: Option<Mode>,
 }
 
 /// One name the model is offered, and the tool it runs.

@@ -207,6 +207,7 @@ pub fn main() -> i32 {
         hub: None,
         harness: false,
         client: None,
+        approve: None,
     };
     let Ok(ctx) = Ctx::new(&g) else {
         answer("err {\"message\":\"the root or state directory is gone\"}");
