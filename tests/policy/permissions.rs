@@ -693,7 +693,13 @@ fn bad_rules_are_catalog_problems() {
     let printed = with(
         &env,
         &good,
-        &["--permission-mode", "acceptEdits", "catalog"],
+        &[
+            "--permission-mode",
+            "acceptEdits",
+            "catalog",
+            "--format",
+            "text",
+        ],
         "",
     );
     assert!(
