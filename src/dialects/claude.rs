@@ -55,7 +55,10 @@ pub static ALIASES: &[Alias] = &[
     Alias::new("TaskStop", ClaudeCode, "jobs")
         .renames(&[("task_id", "id")])
         .fixed(&[("action", "\"kill\"")]),
-    Alias::new("AskUserQuestion", ClaudeCode, "ask_user").call(ask_user_question),
+    // Asks the person and waits, as ask_user does: a call that talks, never queued (24.7).
+    Alias::new("AskUserQuestion", ClaudeCode, "ask_user")
+        .call(ask_user_question)
+        .effect(crate::tool::Effect::Talks),
     // documentSymbol, goToDefinition, findReferences, workspaceSymbol from syntax trees
     // (SPEC 26.2): no language server; `line` and `character` are 1-based, as Claude Code's.
     Alias::new("LSP", ClaudeCode, "symbols")
