@@ -21,7 +21,10 @@ interfaces, overloaded operator functions and heavy re-exporting), this script
     names and for names defined once in the project (once among the top-level and class-level
     symbols of every file's documentSymbol tree: the server's count, not ours), against the
     targets of 26.6 (definition >= 95%, recall >= 90%, precision >= 90% for names defined
-    once), and the kinds of line where the two differ most.
+    once), the same without the names the server defines as fields (class and interface
+    properties, `self.x` instance attributes, `__slots__` entries, constructor parameter
+    properties: not definitions for `symbols`, SPEC 26.7), and the kinds of line where the two
+    differ most.
 
 Servers: `pyright-langserver --stdio` and `typescript-language-server --stdio` (which drives
 tsserver), both spoken to over LSP with a small stdlib client.
@@ -110,6 +113,7 @@ class Lsp:
     """JSON-RPC over stdio with Content-Length framing; server requests answered minimally."""
 
     def __init__(self, cmd, root, init_options=None):
+        self.started = time.perf_counter()
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=root)
         self.next_id = 0
         self.pending = {}
@@ -273,7 +277,7 @@ class Server:
                 if depth == 0:
                     return ("top", SYMBOL_KINDS.get(kind, str(kind)))
                 if depth == 1 and parent in CLASS_KINDS:
-                    return ("class", SYMBOL_KINDS.get(kind, str(kind)))
+                    return ("class", f"{SYMBOL_KINDS.get(kind, str(kind))} of {SYMBOL_KINDS[parent]}")
                 return None
         return None
 
@@ -363,10 +367,14 @@ def compare(name, binary, lsp, root, language, samples, seed):
     files = source_files(root, language)
     started = time.perf_counter()
     server = Server(lsp, root, files, language)
+    rel = os.path.relpath(files[0], root)
+    server.definition(rel, 0, 0)
+    first = time.perf_counter() - lsp.started
     picked, tried = sample(server, files, samples, seed)
     once = defined_once(server, files)
     print(f"{name}: {len(files)} files; {len(picked)} names sampled from {tried} occurrences tried "
           f"({time.perf_counter() - started:.1f} s)", file=sys.stderr)
+    print(f"- {name}: the server's first answer {first:.1f} s after it was started (all files opened)")
     rows, times = [], {"server_refs": [], "ours_def": [], "ours_refs": []}
     for item in picked:
         rel, line, col = item["server_defs"][0]
@@ -379,7 +387,7 @@ def compare(name, binary, lsp, root, language, samples, seed):
         times["ours_refs"].append(t_refs)
         our_refs = {(r["path"], r["line"], r["column"]) for r in our_refs_data["references"]}
         rows.append({
-            "name": item["name"], "level": item["level"], "kind": item["kind"], "defined_once": once[item["name"]] == 1,
+            "name": item["name"], "level": item["level"], "kind": item["kind"], "server_defs": item["server_defs"], "defined_once": once[item["name"]] == 1,
             "def_found": found_definition(item["server_defs"], our_def["definitions"]),
             "our_defs": our_def["total"], "server_refs": server_refs, "our_refs": our_refs,
             "lines": {(r["path"], r["line"]): r["text"] for r in our_refs_data["references"]},
@@ -387,11 +395,12 @@ def compare(name, binary, lsp, root, language, samples, seed):
     return rows, times
 
 
-def line_text(root, rel, line, cache={}):
+def line_text(root, rel, line, cache={}, strip=True):
     if rel not in cache:
         cache[rel] = open(os.path.join(root, rel), encoding="utf-8").read().split("\n")
     lines = cache[rel]
-    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    return text.strip() if strip else text
 
 
 def summarise(name, root, rows, times):
@@ -407,10 +416,15 @@ def summarise(name, root, rows, times):
     overall = ratios(rows)
     once = ratios([r for r in rows if r["defined_once"]])
     several = ratios([r for r in rows if not r["defined_once"]])
+    # SPEC 26.7: fields are not definitions (as ctags' struct members); these are the names the
+    # server defines as fields, properties, instance attributes or __slots__ entries.
+    unfielded = [r for r in rows if not is_field(root, r)]
     print(f"\n## {name}\n")
     print("| names | count | definition found | server refs | our refs | in both | recall | precision |")
     print("|---|---|---|---|---|---|---|---|")
-    for label, s in (("all", overall), ("defined once", once), ("defined more than once", several)):
+    for label, s in (("all", overall), ("defined once", once), ("defined more than once", several),
+                     ("not fields (all)", ratios(unfielded)),
+                     ("not fields, defined once", ratios([r for r in unfielded if r["defined_once"]]))):
         print(f"| {label} | {s['names']} | {s['definition']:.1%} | {s['server_refs']} | {s['our_refs']} | "
               f"{s['common']} | {s['recall']:.1%} | {s['precision']:.1%} |")
     checks = [("definition found (all)", overall["definition"], TARGETS["definition"]),
@@ -421,14 +435,14 @@ def summarise(name, root, rows, times):
     print(f"- overall precision: {overall['precision']:.1%}")
     by_kind = collections.defaultdict(list)
     for r in rows:
-        by_kind[f"{r['level']}-level {r['kind']}"].append(r["def_found"])
+        by_kind[("top-level " if r["level"] == "top" else "") + r["kind"]].append(r["def_found"])
     print("- definition found by the server's kind of symbol: " + "; ".join(
         f"{k} {sum(v)}/{len(v)}" for k, v in sorted(by_kind.items(), key=lambda kv: -len(kv[1]))))
     med = {k: statistics.median(v) * 1000 for k, v in times.items() if v}
     print(f"- median per name: server references {med['server_refs']:.1f} ms (warm server); "
           f"loopr-tool definition {med['ours_def']:.1f} ms, references {med['ours_refs']:.1f} ms (a process each)")
     explain(root, rows)
-    return {"all": overall, "defined_once": once, "several": several, "median_ms": med}
+    return {"all": overall, "defined_once": once, "several": several, "not_fields": ratios(unfielded), "median_ms": med}
 
 
 def place(root, rel, line, col):
@@ -445,13 +459,35 @@ def place(root, rel, line, col):
     return "a bare name"
 
 
+def declared_as(root, row):
+    """What a definition the server gives is, from its line: instance attributes, `__slots__`
+    entries and constructor parameter properties are members declared outside a class body."""
+    rel, line, col = row["server_defs"][0]
+    text = line_text(root, rel, line + 1, strip=False)
+    if text[:col].rstrip().endswith(("self.", "this.")):
+        return "an instance attribute assigned in a method (self.NAME = ...)"
+    if text[max(col - 1, 0) : col + 1].strip("'\"") != text[max(col - 1, 0) : col + 1]:
+        return "a name in __slots__ (a string)"
+    if row["kind"].startswith("property") and ("constructor(" in text or text.rstrip().endswith((",", ")", ") {"))):
+        return "a constructor parameter property"
+    return f"a {row['kind']}"
+
+
+def is_field(root, row):
+    return row["kind"].startswith(("property", "field")) or declared_as(root, row).startswith(
+        ("an instance attribute", "a name in __slots__", "a constructor parameter"))
+
+
 def explain(root, rows):
     """Where the two differ: the names with the largest gaps, and what the differing lines hold."""
     misses = [(r["name"], rel, line, col) for r in rows for rel, line, col in sorted(r["server_refs"] - r["our_refs"])]
     extras = [(r["name"], rel, line, col) for r in rows if r["defined_once"] for rel, line, col in sorted(r["our_refs"] - r["server_refs"])]
-    undefined = [(r["name"], r["level"], r["kind"]) for r in rows if not r["def_found"]]
+    undefined = [r for r in rows if not r["def_found"]]
     if undefined:
-        print(f"- definitions not found ({len(undefined)}): " + ", ".join(f"{n} ({lvl}-level {k})" for n, lvl, k in undefined[:30]))
+        what = collections.Counter(declared_as(root, r) for r in undefined)
+        print(f"- definitions not found ({len(undefined)}), by what the server's definition is: " +
+              "; ".join(f"{k} {c}" for k, c in what.most_common()))
+        print("    e.g. " + ", ".join(r["name"] for r in undefined[:24]))
     for label, items in (("server's references we miss", misses), ("our references the server lacks (names defined once)", extras)):
         if not items:
             continue
