@@ -236,6 +236,25 @@ fn references_skip_strings_and_comments_and_mark_definitions() {
 }
 
 #[test]
+fn references_count_destructured_properties() {
+    // tsserver counts `const { size } = box` as a reference to the property `size`.
+    let env = Env::new();
+    env.write_file(
+        "box.ts",
+        "export class Box {\n  size = 1;\n}\nexport function area(box: Box) {\n  const { size } = box;\n  return size * box.size;\n}\n",
+    );
+    let out = env.call("symbols", json!({"action": "references", "name": "size"}));
+    out.assert_ok();
+    let at: Vec<(u64, u64)> = out.data()["references"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["line"].as_u64().unwrap(), r["column"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(at, [(2, 3), (5, 11), (6, 10), (6, 21)]);
+}
+
+#[test]
 fn named_files_of_other_languages_are_skipped_with_a_note() {
     let env = project();
     let out = env.call("symbols", json!({"paths": ["README.md", "src/lib.rs"]}));

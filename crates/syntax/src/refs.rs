@@ -14,12 +14,20 @@ pub struct Ref {
     pub text: String,
 }
 
+/// A leaf that names something. Every grammar's name leaves end in `identifier` but one: a
+/// destructured property (`const { a } = o`, `({ a = 1 }) => a` in JS/TS) is a
+/// `shorthand_property_identifier_pattern`, which tsserver counts as a reference to the
+/// property `a` (found by bench/lsp_compare.py: 4 of 63 misses against tsserver on rxjs).
+fn is_identifier(kind: &str) -> bool {
+    kind.ends_with("identifier") || kind == "shorthand_property_identifier_pattern"
+}
+
 /// Every identifier named `name`, in document order.
 pub fn find(tree: &Tree, src: &[u8], name: &str) -> Vec<Ref> {
     let mut out = vec![];
     walk(tree, |node, _| {
         if node.child_count() == 0
-            && node.kind().ends_with("identifier")
+            && is_identifier(node.kind())
             && &src[node.byte_range()] == name.as_bytes()
         {
             let p = node.start_position();
@@ -64,7 +72,7 @@ pub fn at_position(tree: &Tree, src: &[u8], line: usize, character: usize) -> Op
         if !(node.start_byte() <= at && at <= node.end_byte()) {
             return false;
         }
-        if node.child_count() == 0 && node.kind().ends_with("identifier") {
+        if node.child_count() == 0 && is_identifier(node.kind()) {
             found = Some(String::from_utf8_lossy(&src[node.byte_range()]).into_owned());
         }
         true
@@ -78,7 +86,7 @@ pub fn identifiers(tree: &Tree, src: &[u8], skip: &[usize]) -> Vec<(String, u32)
     let mut counts: std::collections::HashMap<&[u8], u32> = std::collections::HashMap::new();
     walk(tree, |node, _| {
         if node.child_count() == 0
-            && node.kind().ends_with("identifier")
+            && is_identifier(node.kind())
             && skip.binary_search(&node.start_byte()).is_err()
         {
             *counts.entry(&src[node.byte_range()]).or_default() += 1;
@@ -104,6 +112,20 @@ mod tests {
         let tree = parse(Lang::Python, src).unwrap();
         let lines: Vec<usize> = find(&tree, src, "f").iter().map(|r| r.line).collect();
         assert_eq!(lines, [1, 5]);
+    }
+
+    #[test]
+    fn destructured_properties_are_uses() {
+        let src = b"const { alpha } = o;\nconst { beta: b, alpha: a = 1 } = o;\nf(({ alpha = 2 }) => alpha);\n";
+        let tree = parse(Lang::TypeScript, src).unwrap();
+        let at: Vec<(usize, usize)> = find(&tree, src, "alpha")
+            .iter()
+            .map(|r| (r.line, r.column))
+            .collect();
+        assert_eq!(at, [(1, 9), (2, 18), (3, 6), (3, 22)]);
+        assert_eq!(at_position(&tree, src, 1, 10).as_deref(), Some("alpha"));
+        let counts = identifiers(&tree, src, &[]);
+        assert!(counts.contains(&("alpha".to_string(), 4)), "{counts:?}");
     }
 
     #[test]
