@@ -14,7 +14,11 @@ the file's text. Then each runs again with a wrong token: the server answers 401
 agent's model must never be offered our tools. One line per agent and case; exit 1 if any
 case fails.
 
-    python3 bench/agents_http.py [--binary PATH] [--agents claude,codex,gemini] [--node PATH]
+With --tls the server serves HTTPS (`--tls-cert`/`--tls-key`, a self-signed certificate made
+with `openssl req`) and each agent trusts that certificate through its runtime's variable:
+NODE_EXTRA_CA_CERTS (Claude Code, Gemini CLI), CODEX_CA_CERTIFICATE (Codex).
+
+    python3 bench/agents_http.py [--binary PATH] [--agents claude,codex,gemini] [--node PATH] [--tls]
 """
 
 import argparse
@@ -22,6 +26,7 @@ import json
 import os
 import shutil
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -37,6 +42,24 @@ MARKER = "the http marker 7f3a9c is in this file"
 SERVER_VAR = "LOOPR_MCP_TOKEN"  # the server's token
 AGENT_VAR = "LOOPR_AGENT_TOKEN"  # what Codex sends (bearer_token_env_var)
 TOKEN = "s3cret-" + os.urandom(8).hex()
+TLS = {}  # {"cert", "key"} with --tls
+
+
+def scheme():
+    """http or https; also names the scratch dirs, so an HTTP and an HTTPS run can overlap."""
+    return "https" if TLS else "http"
+
+
+def certificate(dir):
+    """A self-signed certificate for 127.0.0.1 (not a CA: rustls refuses a CA as the server's)."""
+    cert, key = os.path.join(dir, "cert.pem"), os.path.join(dir, "key.pem")
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+         "-nodes", "-days", "2", "-subj", "/CN=localhost", "-keyout", key, "-out", cert,
+         "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+         "-addext", "basicConstraints=critical,CA:FALSE", "-addext", "extendedKeyUsage=serverAuth"],
+        check=True, capture_output=True)
+    return {"cert": cert, "key": key}
 
 
 def free_port():
@@ -50,9 +73,11 @@ def start_server(loopr, root):
     port = free_port()
     env = dict(os.environ, **{SERVER_VAR: TOKEN})
     argv = [loopr, "mcp", "--http", f"127.0.0.1:{port}", "--token-env", SERVER_VAR]
+    if TLS:
+        argv += ["--tls-cert", TLS["cert"], "--tls-key", TLS["key"]]
     proc = subprocess.Popen(argv, cwd=root, env=env, stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    url = f"http://127.0.0.1:{port}/mcp"
+    url = f"{scheme()}://127.0.0.1:{port}/mcp"
     for _ in range(100):
         if post_status(url, "wrong") == 401:
             return proc, url
@@ -69,8 +94,9 @@ def post_status(url, token):
     req = urllib.request.Request(url, json.dumps(body).encode(), headers={
         "Authorization": f"Bearer {token}", "Content-Type": "application/json",
         "Accept": "application/json, text/event-stream"})
+    context = ssl.create_default_context(cafile=TLS["cert"]) if TLS else None
     try:
-        with urllib.request.urlopen(req, timeout=2) as r:
+        with urllib.request.urlopen(req, timeout=2, context=context) as r:
             return r.status
     except urllib.error.HTTPError as e:
         return e.code
@@ -113,7 +139,7 @@ def auth_lines(run):
 def case(key, loopr, url, token, right):
     """One agent run; (ok, line)."""
     title, spec, run_agent = paging.AGENTS[key]
-    scratch = os.path.join(agents.cache_dir(), f"http-{key}-{'token' if right else 'wrong'}")
+    scratch = os.path.join(agents.cache_dir(), f"{scheme()}-{key}-{'token' if right else 'wrong'}")
     work = os.path.join(scratch, "work")
     with open(os.path.join(work, FILE), "w") as f:
         f.write(f"line one\n{MARKER}\nline three\n")
@@ -133,7 +159,7 @@ def case(key, loopr, url, token, right):
     if right:
         ok = seen and listed
         how = "the model saw the file's text" if seen else f"the model did NOT see the file ({text!r:.200})"
-        line = f"{title} ({spec}) over HTTP with the token: tools listed: {listed}; {how} ({secs:.0f} s)"
+        line = f"{title} ({spec}) over {'HTTPS' if TLS else 'HTTP'} with the token: tools listed: {listed}; {how} ({secs:.0f} s)"
     else:
         ok = not listed and not seen
         said = "; ".join(auth_lines(run)) or "nothing about it"
@@ -149,7 +175,12 @@ def main():
     ap.add_argument("--binary", help="loopr-tool to serve (default: cargo build's)")
     ap.add_argument("--agents", default="claude,codex,gemini")
     ap.add_argument("--node", default="node", help="node for Gemini CLI (>= 20)")
+    ap.add_argument("--tls", action="store_true", help="serve HTTPS with a self-signed certificate")
     args = ap.parse_args()
+    if args.tls:
+        TLS.update(certificate(agents.cache_dir()))
+        for var in ("NODE_EXTRA_CA_CERTS", "CODEX_CA_CERTIFICATE"):
+            os.environ[var] = TLS["cert"]
     paging.NODE[0] = args.node
     paging.FILE = FILE
     paging.PROMPT = f"Read {FILE} and tell me what it holds."
@@ -158,11 +189,11 @@ def main():
     failed = 0
     for key in args.agents.split(","):
         for kind in ("token", "wrong"):
-            scratch = os.path.join(agents.cache_dir(), f"http-{key}-{kind}")
+            scratch = os.path.join(agents.cache_dir(), f"{scheme()}-{key}-{kind}")
             shutil.rmtree(scratch, ignore_errors=True)
             os.makedirs(os.path.join(scratch, "work"))
         # The server's root is the token run's work dir, where the model's `read` points.
-        server, url = start_server(loopr, os.path.join(agents.cache_dir(), f"http-{key}-token", "work"))
+        server, url = start_server(loopr, os.path.join(agents.cache_dir(), f"{scheme()}-{key}-token", "work"))
         try:
             wrong = post_status(url, "not-" + TOKEN)
             print(f"server: a POST with a wrong token answers {wrong}")

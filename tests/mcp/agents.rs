@@ -70,15 +70,33 @@ fn each_agent_reaches_mcp_over_http_with_a_token_and_not_with_a_wrong_one() {
     ) {
         return;
     }
+    agents_over_http(&[], "HTTP");
+}
+
+/// The same over `--tls-cert`/`--tls-key` (a self-signed certificate made by `openssl req`),
+/// each agent trusting it through its runtime's variable (NODE_EXTRA_CA_CERTS,
+/// CODEX_CA_CERTIFICATE); without it none of them lists our tools (checked by hand).
+#[test]
+fn each_agent_reaches_mcp_over_https_trusting_our_certificate() {
+    if crate::clients::skipped("each_agent_reaches_mcp_over_https_trusting_our_certificate") {
+        return;
+    }
+    agents_over_http(&["--tls"], "HTTPS");
+}
+
+/// Runs bench/agents_http.py with `extra` and checks each agent's two lines.
+fn agents_over_http(extra: &[&str], scheme: &str) {
     let node = crate::clients::node_at_least((20, 0), NODE);
-    let out = run_bench("agents_http.py", &["--node", node.to_str().unwrap()]);
+    let mut args = vec!["--node", node.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let out = run_bench("agents_http.py", &args);
     for agent in ["Claude Code", "Codex", "Gemini CLI"] {
         let line = |case: &str| {
             out.lines()
                 .find(|l| l.starts_with(agent) && l.contains(case))
                 .unwrap_or_else(|| panic!("no {case} line for {agent}:\n{out}"))
         };
-        let good = line("over HTTP with the token");
+        let good = line(&format!("over {scheme} with the token"));
         assert!(
             good.contains("tools listed: True; the model saw the file's text"),
             "{good}"
