@@ -18,7 +18,8 @@ With --tls the server serves HTTPS (`--tls-cert`/`--tls-key`, a self-signed cert
 with `openssl req`) and each agent trusts that certificate through its runtime's variable:
 NODE_EXTRA_CA_CERTS (Claude Code, Gemini CLI), CODEX_CA_CERTIFICATE (Codex).
 
-    python3 bench/agents_http.py [--binary PATH] [--agents claude,codex,gemini] [--node PATH] [--tls]
+    python3 bench/agents_http.py [--binary PATH] [--agents claude,codex,gemini] [--node PATH]
+                                 [--tls]
 """
 
 import argparse
@@ -158,8 +159,9 @@ def case(key, loopr, url, token, right):
     listed = any(offered(key, r.get("body")) for r in requests_of(scratch))
     if right:
         ok = seen and listed
-        how = "the model saw the file's text" if seen else f"the model did NOT see the file ({text!r:.200})"
-        line = f"{title} ({spec}) over {'HTTPS' if TLS else 'HTTP'} with the token: tools listed: {listed}; {how} ({secs:.0f} s)"
+        how = "the model saw the file's text" if seen else f"the model did NOT see it ({text!r:.200})"
+        line = (f"{title} ({spec}) over {scheme().upper()} with the token: "
+                f"tools listed: {listed}; {how} ({secs:.0f} s)")
     else:
         ok = not listed and not seen
         said = "; ".join(auth_lines(run)) or "nothing about it"
@@ -193,7 +195,8 @@ def main():
             shutil.rmtree(scratch, ignore_errors=True)
             os.makedirs(os.path.join(scratch, "work"))
         # The server's root is the token run's work dir, where the model's `read` points.
-        server, url = start_server(loopr, os.path.join(agents.cache_dir(), f"{scheme()}-{key}-token", "work"))
+        root = os.path.join(agents.cache_dir(), f"{scheme()}-{key}-token", "work")
+        server, url = start_server(loopr, root)
         try:
             wrong = post_status(url, "not-" + TOKEN)
             print(f"server: a POST with a wrong token answers {wrong}")
