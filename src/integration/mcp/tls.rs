@@ -10,6 +10,12 @@
 //! Each TLS connection costs two threads (one per direction), like tiny_http's own thread per
 //! connection; the rustls state is shared under a lock held only while records are decrypted
 //! or encrypted and written, never across a blocking read.
+//!
+//! Measured (bench/mcp_http.py section 5, release build, 2 shared cores, a Python client): a
+//! 2 KB read on a keep-alive connection 460 µs over HTTPS against 436 µs over HTTP; a new
+//! connection and session per call 2.1 ms against 1.3 ms (the handshake); 8 clients 3,480
+//! against 4,599 reads/s. The release binary grows by 217 KB (29,258,736 → 29,480,704 bytes:
+//! rustls's server side and this relay).
 
 use rustls::ServerConnection;
 use rustls::pki_types::pem::PemObject;
