@@ -172,11 +172,17 @@ def assistant_message(text):
     }
 
 
-def codex_home(scratch, model_url, loopr, model="gpt-5.5"):
+def codex_home(scratch, model_url, loopr, model="gpt-5.5", http=None):
     """A CODEX_HOME whose config points Codex at the fake Responses API and serves loopr-tool
     as the MCP server `loopr`. gpt-5.5 is the bundled catalog's model with
     `supports_search_tool` and no code mode, so MCP tools are deferred behind the native
-    `tool_search` tool."""
+    `tool_search` tool. With `http` ({"url", "var"}) Codex reaches `loopr-tool mcp --http`
+    instead, sending the token it finds in the variable `var` as a bearer token."""
+    if http:
+        server = f'url = "{http["url"]}"\nbearer_token_env_var = "{http["var"]}"\n'
+    else:
+        server = f'command = "{loopr}"\nargs = ["mcp"]\n'
+
     home = os.path.join(scratch, "codex-home")
     os.makedirs(home, exist_ok=True)
     with open(os.path.join(home, "config.toml"), "w") as f:
@@ -192,9 +198,7 @@ request_max_retries = 0
 stream_max_retries = 0
 
 [mcp_servers.loopr]
-command = "{loopr}"
-args = ["mcp"]
-"""
+{server}"""
         )
     return home
 

@@ -32,6 +32,11 @@ FILE = "big.txt"
 LINES = 1400  # of 69 characters and a newline: 98,000 characters
 PROMPT = f"Read {FILE} and tell me what it holds."
 
+# How each agent reaches loopr-tool: empty, as a stdio child (`loopr-tool mcp`); bench/agents_http.py
+# fills it ({"url", "token", "var"}) so that each reaches `loopr-tool mcp --http` with a bearer
+# token, set in each agent's own config form for an HTTP server with headers.
+HTTP = {}
+
 
 def big_file(work):
     os.makedirs(work, exist_ok=True)
@@ -66,6 +71,10 @@ def measure(result_text):
     }
 
 
+def bearer():
+    return {"Authorization": f"Bearer {HTTP['token']}"}
+
+
 # ---------------------------------------------------------------- Codex (Responses API)
 
 
@@ -92,7 +101,7 @@ def codex_turn(turn):
 
 def codex(loopr, scratch):
     model = agents.FakeModel(agents.responses_model(codex_turn))
-    home = agents.codex_home(scratch, model.url(), loopr)
+    home = agents.codex_home(scratch, model.url(), loopr, http=HTTP)
     run = agents.run_codex(scratch, home, PROMPT, model)
     for req in model.requests:
         for item in agents.input_items(req.get("body"), "function_call_output"):
@@ -188,7 +197,11 @@ def claude(loopr, scratch):
     exe = next(p for p in found if os.path.exists(p))
     config = os.path.join(scratch, "mcp.json")
     with open(config, "w") as f:
-        json.dump({"mcpServers": {"loopr": {"command": loopr, "args": ["mcp"]}}}, f)
+        if HTTP:
+            server = {"type": "http", "url": HTTP["url"], "headers": bearer()}
+        else:
+            server = {"command": loopr, "args": ["mcp"]}
+        json.dump({"mcpServers": {"loopr": server}}, f)
     home = os.path.join(scratch, "home")
     os.makedirs(home, exist_ok=True)
     model = agents.FakeModel(answer)
@@ -215,6 +228,9 @@ def claude(loopr, scratch):
         "--output-format",
         "json",
     ]
+    if HTTP:
+        # The init event names each MCP server's status (e.g. "failed" on a 401).
+        argv[-1:] = ["stream-json", "--verbose"]
     run = agents.run_agent(argv, scratch, model, env)
     for req in model.requests:
         for block in tool_results(req.get("body") or {}):
@@ -275,8 +291,12 @@ def gemini(loopr, scratch):
     script = os.path.join(prefix, "node_modules/@google/gemini-cli/bundle/gemini.js")
     home = os.path.join(scratch, "home")
     os.makedirs(os.path.join(home, ".gemini"), exist_ok=True)
+    if HTTP:
+        server = {"httpUrl": HTTP["url"], "headers": bearer(), "trust": True}
+    else:
+        server = {"command": loopr, "args": ["mcp"], "trust": True}
     settings = {
-        "mcpServers": {"loopr": {"command": loopr, "args": ["mcp"], "trust": True}},
+        "mcpServers": {"loopr": server},
         "security": {"auth": {"selectedType": "gemini-api-key"}},
     }
     with open(os.path.join(home, ".gemini", "settings.json"), "w") as f:

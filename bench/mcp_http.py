@@ -9,6 +9,9 @@
    `streamableHttp` mode, when EVERYTHING_JS names its dist/index.js): the same call on both.
 4. 100 clients x 100 reads over HTTP, each client its own session and its own file: every
    answer must be that client's file (0 lost, 0 crossed).
+5. HTTPS (`--tls-cert`/`--tls-key`, a self-signed certificate from `openssl req`) against HTTP:
+   the latency of 1. on a keep-alive connection, a new connection per call (the handshake),
+   and throughput at 8 clients.
 
 The client is Python (one process, threads): at 64 clients it may be the bottleneck, so the
 figures are a floor for the server. Usage: bench/mcp_http.py [path/to/loopr-tool]
@@ -18,6 +21,7 @@ figures are a floor for the server. Usage: bench/mcp_http.py [path/to/loopr-tool
 import http.client
 import json
 import os
+import ssl
 import statistics
 import subprocess
 import sys
@@ -37,8 +41,11 @@ def read_call(i, path="a.txt"):
 
 
 class HttpClient:
-    def __init__(self, port):
-        self.conn = http.client.HTTPConnection("127.0.0.1", port)
+    def __init__(self, port, context=None):
+        if context:
+            self.conn = http.client.HTTPSConnection("127.0.0.1", port, context=context)
+        else:
+            self.conn = http.client.HTTPConnection("127.0.0.1", port)
         self.headers = {"Content-Type": "application/json",
                         "Accept": "application/json, text/event-stream"}
         r = self.post({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
@@ -115,8 +122,9 @@ class StdioServer:
         self.p.wait()
 
 
-def start_http(root):
-    p = subprocess.Popen([BIN, "--root", root, "mcp", "--http", "127.0.0.1:0", "--no-auth"],
+def start_http(root, extra=()):
+    p = subprocess.Popen([BIN, "--root", root, "mcp", "--http", "127.0.0.1:0", "--no-auth",
+                          *extra],
                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                          stderr=subprocess.PIPE, text=True)
     line = p.stderr.readline()
@@ -221,6 +229,28 @@ def latencies_ok(call, n):
     return statistics.median(out) * 1e6, out[int(len(out) * 0.99) - 1] * 1e6
 
 
+def https_vs_http(root, port):
+    """Section 5: the TLS termination's cost."""
+    cert, key = os.path.join(root, "cert.pem"), os.path.join(root, "key.pem")
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+         "-nodes", "-days", "2", "-subj", "/CN=localhost", "-keyout", key, "-out", cert,
+         "-addext", "subjectAltName=IP:127.0.0.1", "-addext", "basicConstraints=critical,CA:FALSE"],
+        check=True, capture_output=True)
+    context = ssl.create_default_context(cafile=cert)
+    server, tls_port = start_http(root, ["--tls-cert", cert, "--tls-key", key])
+    try:
+        print("https vs http (µs; a 2 KB read):")
+        for name, p, ctx in (("http ", port, None), ("https", tls_port, context)):
+            med, p99 = latencies(HttpClient(p, ctx).read, CALLS)
+            fresh, _ = latencies(lambda i, p=p, ctx=ctx: HttpClient(p, ctx).read(i), CALLS // 10)
+            rate = throughput(lambda p=p, ctx=ctx: HttpClient(p, ctx).read, 8, max(CALLS // 8, 20))
+            print(f"  {name} keep-alive median / p99 {med:6.0f} / {p99:6.0f}; a new connection "
+                  f"(and session) per call {fresh:6.0f}; 8 clients {rate:6.0f} reads/s")
+    finally:
+        server.kill()
+
+
 def main():
     root = tempfile.mkdtemp(prefix="bench-mcp-http-")
     with open(os.path.join(root, "a.txt"), "w") as f:
@@ -253,6 +283,7 @@ def main():
         peer_ping(port)
         lost, crossed, took = hundred_by_hundred(port, root)
         print(f"100 clients x 100 reads over http: {lost} lost, {crossed} crossed, {took:.1f} s")
+        https_vs_http(root, port)
         if lost or crossed:
             sys.exit(1)
     finally:

@@ -2147,7 +2147,7 @@ _loopr__tool() {
             return 0
             ;;
         loopr__tool__subcmd__mcp)
-            opts="-h --structured --http --token-env --no-auth --session-idle-s --allow-host --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
+            opts="-h --structured --http --token-env --no-auth --session-idle-s --allow-host --tls-cert --tls-key --root --session --state-dir --no-sandbox --no-read-check --allow-private --allow-dangerous --format --pretty --config --profile --hub --harness --client --read-only --permission-mode --approve --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2166,6 +2166,14 @@ _loopr__tool() {
                     return 0
                     ;;
                 --allow-host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1038,6 +1038,8 @@ set edit:completion:arg-completer[loopr-tool] = {|@words|
             cand --token-env 'The environment variable holding the bearer token clients must send (required unless --no-auth; removed from the environment of every command run starts)'
             cand --session-idle-s 'A session idle this long expires (HTTP)'
             cand --allow-host 'Also accept this Host name (besides loopback names and IP addresses), e.g. a reverse proxy''s'
+            cand --tls-cert 'Serve HTTPS with this PEM certificate chain (with --tls-key)'
+            cand --tls-key 'The PEM private key of --tls-cert'
             cand --root 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]'
             cand --session 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]'
             cand --state-dir 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]'

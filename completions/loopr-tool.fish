@@ -1270,6 +1270,8 @@ complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l http -d 'S
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l token-env -d 'The environment variable holding the bearer token clients must send (required unless --no-auth; removed from the environment of every command run starts)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l session-idle-s -d 'A session idle this long expires (HTTP)' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l allow-host -d 'Also accept this Host name (besides loopback names and IP addresses), e.g. a reverse proxy\'s' -r
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l tls-cert -d 'Serve HTTPS with this PEM certificate chain (with --tls-key)' -r -F
+complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l tls-key -d 'The PEM private key of --tls-cert' -r -F
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l root -d 'Sandbox root; relative paths resolve against it [env: LOOPR_ROOT] [default: .]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l session -d 'Scopes read tracking, todos and undo history [env: LOOPR_SESSION] [default: default]' -r
 complete -c loopr-tool -n "__fish_loopr_tool_using_subcommand mcp" -l state-dir -d 'Where state lives [env: LOOPR_STATE_DIR] [default: $XDG_STATE_HOME/loopr-tool or ~/.local/state/loopr-tool]' -r

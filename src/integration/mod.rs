@@ -15,6 +15,7 @@ use call::ResultFormat;
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use loopr_env_vars::EnvVars;
 use serde_json::Value;
+use std::path::PathBuf;
 
 /// The integration commands, by the word that names each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -159,6 +160,8 @@ impl Kind {
                         .get_many::<String>("allow-host")
                         .map(|v| v.cloned().collect())
                         .unwrap_or_default(),
+                    tls_cert: m.get_one::<PathBuf>("tls-cert").cloned(),
+                    tls_key: m.get_one::<PathBuf>("tls-key").cloned(),
                 }),
             },
             Kind::Catalog => Request::Catalog {
@@ -218,7 +221,7 @@ fn catalog_command(g: &Globals, check: Option<&str>) -> ExitStatus {
 }
 
 /// `mcp`'s Streamable HTTP options (SPEC 27.1).
-fn mcp_http_args() -> [Arg; 5] {
+fn mcp_http_args() -> [Arg; 7] {
     [
         Arg::new("http")
             .long("http")
@@ -246,6 +249,18 @@ fn mcp_http_args() -> [Arg; 5] {
             .action(ArgAction::Append)
             .requires("http")
             .help("Also accept this Host name (besides loopback names and IP addresses), e.g. a reverse proxy's"),
+        Arg::new("tls-cert")
+            .long("tls-cert")
+            .value_name("FILE")
+            .value_parser(clap::value_parser!(PathBuf))
+            .requires("http")
+            .help("Serve HTTPS with this PEM certificate chain (with --tls-key)"),
+        Arg::new("tls-key")
+            .long("tls-key")
+            .value_name("FILE")
+            .value_parser(clap::value_parser!(PathBuf))
+            .requires("http")
+            .help("The PEM private key of --tls-cert"),
     ]
 }
 

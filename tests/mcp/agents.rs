@@ -3,7 +3,8 @@
 //! Code, Codex and Gemini CLI whole, ending with our paging line. Both run the scripts in
 //! bench/ (agents installed from npm, pinned, under the target dir; a fake model API records
 //! what each agent sends), which print the figures. Also, without any agent: the openings and
-//! the instructions those ranks rest on.
+//! the instructions those ranks rest on. And SPEC 27.1: the three reach `mcp --http` with a
+//! bearer token (bench/agents_http.py).
 
 use serde_json::{Value, json};
 use std::io::Write;
@@ -57,6 +58,57 @@ fn each_agents_model_gets_a_large_read_whole_with_our_paging_line() {
             .unwrap_or_else(|| panic!("no line for {agent}:\n{out}"));
         assert!(line.contains("whole), paging line seen"), "{line}");
     }
+}
+
+/// SPEC 27.1: Claude Code, Codex and Gemini CLI reach `mcp --http` with a bearer token, each in
+/// its own config form for an HTTP server with a header, and their model sees the text our
+/// `read` returned; with a wrong token (401) none of them lists our tools.
+#[test]
+fn each_agent_reaches_mcp_over_http_with_a_token_and_not_with_a_wrong_one() {
+    if crate::clients::skipped(
+        "each_agent_reaches_mcp_over_http_with_a_token_and_not_with_a_wrong_one",
+    ) {
+        return;
+    }
+    agents_over_http(&[], "HTTP");
+}
+
+/// The same over `--tls-cert`/`--tls-key` (a self-signed certificate made by `openssl req`),
+/// each agent trusting it through its runtime's variable (NODE_EXTRA_CA_CERTS,
+/// CODEX_CA_CERTIFICATE); without it none of them lists our tools (checked by hand).
+#[test]
+fn each_agent_reaches_mcp_over_https_trusting_our_certificate() {
+    if crate::clients::skipped("each_agent_reaches_mcp_over_https_trusting_our_certificate") {
+        return;
+    }
+    agents_over_http(&["--tls"], "HTTPS");
+}
+
+/// Runs bench/agents_http.py with `extra` and checks each agent's two lines.
+fn agents_over_http(extra: &[&str], scheme: &str) {
+    let node = crate::clients::node_at_least((20, 0), NODE);
+    let mut args = vec!["--node", node.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let out = run_bench("agents_http.py", &args);
+    for agent in ["Claude Code", "Codex", "Gemini CLI"] {
+        let line = |case: &str| {
+            out.lines()
+                .find(|l| l.starts_with(agent) && l.contains(case))
+                .unwrap_or_else(|| panic!("no {case} line for {agent}:\n{out}"))
+        };
+        let good = line(&format!("over {scheme} with the token"));
+        assert!(
+            good.contains("tools listed: True; the model saw the file's text"),
+            "{good}"
+        );
+        let bad = line("with a wrong token");
+        assert!(bad.contains("tools listed: False"), "{bad}");
+    }
+    assert_eq!(
+        out.matches("a POST with a wrong token answers 401").count(),
+        3,
+        "{out}"
+    );
 }
 
 /// `initialize` and `tools/list` of `loopr-tool mcp`, as Codex names itself.

@@ -16,8 +16,8 @@ const TOKEN: &str = "s3cret-token-for-tests";
 /// A running `mcp --http 127.0.0.1:0`; killed on drop.
 pub(crate) struct Http {
     child: Child,
-    port: u16,
-    stderr: Arc<Mutex<String>>,
+    pub(crate) port: u16,
+    pub(crate) stderr: Arc<Mutex<String>>,
 }
 
 impl Drop for Http {
@@ -112,7 +112,7 @@ impl Http {
     }
 }
 
-fn init(id: i64) -> Value {
+pub(crate) fn init(id: i64) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}})
 }

@@ -7,6 +7,7 @@ mod agent_schemas;
 mod agents;
 mod clients;
 mod http;
+mod http_tls;
 mod mcp;
 mod mcp_behaviour;
 mod mcp_client;

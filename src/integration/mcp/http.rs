@@ -27,7 +27,8 @@ use crate::exit_status::ExitStatus;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::io::{Read, Write};
-use std::net::{IpAddr, ToSocketAddrs};
+use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
+use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -44,6 +45,9 @@ pub struct HttpOptions {
     pub session_idle: Duration,
     /// Host names accepted besides loopback names and IP literals (a reverse proxy's name).
     pub allow_hosts: Vec<String>,
+    /// `--tls-cert` and `--tls-key` (both or neither): serve HTTPS.
+    pub tls_cert: Option<PathBuf>,
+    pub tls_key: Option<PathBuf>,
 }
 
 const ENDPOINT: &str = "/mcp";
@@ -72,7 +76,19 @@ pub fn serve_http(g: &Globals, structured: bool, o: &HttpOptions) -> ExitStatus 
         Ok(t) => t,
         Err(message) => return refuse_to_start(g, message),
     };
-    let server = match listen(&o.addr) {
+    let tls = match (&o.tls_cert, &o.tls_key) {
+        (Some(cert), Some(key)) => match super::tls::config(cert, key) {
+            Ok(config) => Some(config),
+            Err(message) => return refuse_to_start(g, format!("mcp --http: {message}")),
+        },
+        (None, None) => None,
+        _ => {
+            let message = "mcp --http: --tls-cert and --tls-key go together (the certificate chain and its key, PEM)";
+            return refuse_to_start(g, message.into());
+        }
+    };
+    let tls_on = tls.is_some();
+    let (server, bound) = match listen(&o.addr, tls) {
         Ok(s) => s,
         Err(e) => {
             return refuse_to_start(g, format!("mcp --http: cannot listen on {}: {e}", o.addr));
@@ -96,11 +112,8 @@ pub fn serve_http(g: &Globals, structured: bool, o: &HttpOptions) -> ExitStatus 
         sessions: Mutex::new(HashMap::new()),
         stateless_pool: Pool::new(),
     });
-    let bound = server
-        .server_addr()
-        .to_ip()
-        .map_or_else(|| o.addr.clone(), |a| a.to_string());
-    eprintln!("loopr-tool mcp: serving http://{bound}{ENDPOINT}");
+    let scheme = if tls_on { "https" } else { "http" };
+    eprintln!("loopr-tool mcp: serving {scheme}://{bound}{ENDPOINT}");
     let reaper = hub.clone();
     std::thread::spawn(move || reaper.expire_idle());
     for request in server.incoming_requests() {
@@ -113,10 +126,19 @@ pub fn serve_http(g: &Globals, structured: bool, o: &HttpOptions) -> ExitStatus 
 /// The server on `addr`. Its listener has TCP_NODELAY, which Linux hands to every accepted
 /// socket: tiny_http writes a response in 1 KiB pieces, and with Nagle's algorithm a 2 KB read's
 /// answer waited for the client's delayed ACK (48 ms a call instead of under 1).
-fn listen(addr: &str) -> Result<tiny_http::Server, Box<dyn std::error::Error + Send + Sync>> {
+/// With `tls`, TLS ends in front of tiny_http (see `tls`). Also the address bound.
+fn listen(
+    addr: &str,
+    tls: Option<Arc<rustls::ServerConfig>>,
+) -> Result<(tiny_http::Server, SocketAddr), Box<dyn std::error::Error + Send + Sync>> {
     let listener = std::net::TcpListener::bind(addr)?;
     socket2::SockRef::from(&listener).set_tcp_nodelay(true)?;
-    tiny_http::Server::from_listener(listener, None)
+    let bound = listener.local_addr()?;
+    let server = match tls {
+        Some(config) => super::tls::terminate(listener, config, &new_session_id())?,
+        None => tiny_http::Server::from_listener(listener, None)?,
+    };
+    Ok((server, bound))
 }
 
 fn refuse_to_start(g: &Globals, message: String) -> ExitStatus {

@@ -16,6 +16,7 @@
 
 mod http;
 mod pool;
+mod tls;
 mod wire;
 
 pub use http::{HttpOptions, serve_http};
