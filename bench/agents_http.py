@@ -172,6 +172,19 @@ def case(key, loopr, url, token, right):
     return ok, line
 
 
+def with_our_certificate(existing, var):
+    """A bundle of the roots `existing` names (a PEM file, if set) and our certificate."""
+    bundle = os.path.join(agents.cache_dir(), f"{var.lower()}.pem")
+    parts = []
+    for path in (existing, TLS["cert"]):
+        if path and os.path.isfile(path):
+            with open(path) as f:
+                parts.append(f.read().rstrip("\n") + "\n")
+    with open(bundle, "w") as f:
+        f.write("".join(parts))
+    return bundle
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--binary", help="loopr-tool to serve (default: cargo build's)")
@@ -181,8 +194,11 @@ def main():
     args = ap.parse_args()
     if args.tls:
         TLS.update(certificate(agents.cache_dir()))
+        # Our certificate is added to the roots these variables already name, never put in
+        # their place: npm (installing an agent) and the agents reach the registry and the
+        # model API through whatever CA the machine needs (a proxy's, here).
         for var in ("NODE_EXTRA_CA_CERTS", "CODEX_CA_CERTIFICATE"):
-            os.environ[var] = TLS["cert"]
+            os.environ[var] = with_our_certificate(os.environ.get(var), var)
     paging.NODE[0] = args.node
     paging.FILE = FILE
     paging.PROMPT = f"Read {FILE} and tell me what it holds."
