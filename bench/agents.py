@@ -55,28 +55,34 @@ def binary(explicit=None):
 
 def npm_install(spec):
     """`npm install` of one pinned package into its own prefix under the cache dir (reused while
-    the pin holds); that prefix."""
+    the pin holds); that prefix. Under an exclusive lock: the test suite runs these scripts side
+    by side, and two installs into one prefix leave a half-installed package the other reads."""
+    import fcntl
+
     name, version = spec.rsplit("@", 1)
     prefix = os.path.join(cache_dir(), spec.replace("@", "_").replace("/", "_"))
     manifest = os.path.join(prefix, "node_modules", name, "package.json")
-    try:
-        with open(manifest) as f:
-            if json.load(f)["version"] == version:
-                return prefix
-    except (OSError, ValueError, KeyError):
-        pass
-    if not shutil.which("npm"):
-        sys.exit("npm is needed to install " + spec)
-    print(f"installing {spec} ...", file=sys.stderr)
-    subprocess.run(
-        # Install scripts are skipped: each agent's native binary is a plain (optional)
-        # dependency, and the scripts would build native addons the agents do not need here.
-        ["npm", "install", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"]
-        + ["--prefix", prefix, spec],
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
-    return prefix
+    os.makedirs(cache_dir(), exist_ok=True)
+    with open(prefix + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            with open(manifest) as f:
+                if json.load(f)["version"] == version:
+                    return prefix
+        except (OSError, ValueError, KeyError):
+            pass
+        if not shutil.which("npm"):
+            sys.exit("npm is needed to install " + spec)
+        print(f"installing {spec} ...", file=sys.stderr)
+        subprocess.run(
+            # Install scripts are skipped: each agent's native binary is a plain (optional)
+            # dependency, and the scripts would build native addons the agents do not need here.
+            ["npm", "install", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"]
+            + ["--prefix", prefix, spec],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        return prefix
 
 
 def codex_binary():
